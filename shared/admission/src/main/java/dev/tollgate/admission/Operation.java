@@ -1,0 +1,6 @@
+package dev.tollgate.admission;
+
+/** The operations an admission request can carry. */
+public enum Operation {
+    CREATE, UPDATE, DELETE, CONNECT
+}
