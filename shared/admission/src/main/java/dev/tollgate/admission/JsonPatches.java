@@ -1,18 +1,21 @@
 package dev.tollgate.admission;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.flipkart.zjsonpatch.DiffFlags;
 import com.flipkart.zjsonpatch.JsonDiff;
-import com.flipkart.zjsonpatch.JsonPatch;
 
 /**
- * RFC 6902 JSON Patches between an original object and a policy's edited copy. Only add, remove and replace
- * operations are produced: they read plainly in audit logs and apply the same way everywhere. Keys holding
- * {@code ~} or {@code /} are escaped ({@code ~0}, {@code ~1}) by the pointer encoding.
+ * RFC 6902 JSON Patches. {@link #diff} (zjsonpatch) produces only add, remove and replace operations between an
+ * original object and a policy's edited copy: they read plainly in audit logs and apply the same way everywhere.
+ * {@link #apply} is this project's own RFC 6902/6901 implementation, because zjsonpatch's decodes pointer segments
+ * such as {@code ~01} wrongly; applying patches is how tests and the simulator play the API server's part.
  */
 public final class JsonPatches {
 
@@ -30,13 +33,184 @@ public final class JsonPatches {
         return (ArrayNode) JsonDiff.asJson(original, edited, FLAGS);
     }
 
-    /** Applies a patch to a copy of {@code target}; the target itself is left unchanged. */
+    /**
+     * Applies a patch to a copy of {@code target}; the target itself is left unchanged. All six operations of RFC
+     * 6902 are supported; the patch applies atomically (a failing operation leaves no partial result behind).
+     *
+     * @throws IllegalArgumentException naming the failing operation when the patch is malformed or does not apply
+     */
     public static JsonNode apply(JsonNode patch, JsonNode target) {
-        return JsonPatch.apply(patch, target);
+        if (patch == null || !patch.isArray()) {
+            throw new IllegalArgumentException("a JSON Patch must be an array of operations");
+        }
+        JsonNode doc = target == null ? JsonNodeFactory.instance.nullNode() : target.deepCopy();
+        for (int i = 0; i < patch.size(); i++) {
+            JsonNode op = patch.get(i);
+            try {
+                doc = applyOne(op, doc);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("patch operation " + i + " " + op + ": " + e.getMessage(), e);
+            }
+        }
+        return doc;
     }
 
     /** Escapes one key for use as a JSON Pointer segment: {@code ~} to {@code ~0}, {@code /} to {@code ~1}. */
     public static String escapeKey(String key) {
         return key.replace("~", "~0").replace("/", "~1");
+    }
+
+    /** Splits a JSON Pointer (RFC 6901) into unescaped segments; "" is the whole document. */
+    public static List<String> parsePointer(String pointer) {
+        List<String> out = new ArrayList<>();
+        if (pointer.isEmpty()) {
+            return out;
+        }
+        if (pointer.charAt(0) != '/') {
+            throw new IllegalArgumentException("pointer '" + pointer + "' must start with '/'");
+        }
+        for (String raw : pointer.substring(1).split("/", -1)) {
+            StringBuilder sb = new StringBuilder(raw.length());
+            for (int i = 0; i < raw.length(); i++) {
+                char c = raw.charAt(i);
+                if (c == '~') {
+                    char next = i + 1 < raw.length() ? raw.charAt(i + 1) : ' ';
+                    if (next != '0' && next != '1') {
+                        throw new IllegalArgumentException("pointer '" + pointer + "' has an invalid escape");
+                    }
+                    sb.append(next == '0' ? '~' : '/');
+                    i++;
+                } else {
+                    sb.append(c);
+                }
+            }
+            out.add(sb.toString());
+        }
+        return out;
+    }
+
+    private static JsonNode applyOne(JsonNode op, JsonNode doc) {
+        String kind = text(op, "op");
+        List<String> path = parsePointer(text(op, "path"));
+        return switch (kind) {
+            case "add" -> add(doc, path, value(op));
+            case "remove" -> {
+                remove(doc, path);
+                yield doc;
+            }
+            case "replace" -> {
+                JsonNode value = value(op);
+                if (path.isEmpty()) {
+                    yield value.deepCopy();
+                }
+                remove(doc, path);
+                yield add(doc, path, value);
+            }
+            case "move" -> {
+                List<String> from = parsePointer(text(op, "from"));
+                if (path.size() > from.size() && path.subList(0, from.size()).equals(from)) {
+                    throw new IllegalArgumentException("cannot move a value into one of its own children");
+                }
+                JsonNode value = get(doc, from);
+                if (from.isEmpty()) {
+                    yield add(JsonNodeFactory.instance.nullNode(), path, value);
+                }
+                remove(doc, from);
+                yield add(doc, path, value);
+            }
+            case "copy" -> add(doc, path, get(doc, parsePointer(text(op, "from"))).deepCopy());
+            case "test" -> {
+                if (!get(doc, path).equals(value(op))) {
+                    throw new IllegalArgumentException("test failed");
+                }
+                yield doc;
+            }
+            default -> throw new IllegalArgumentException("unknown op '" + kind + "'");
+        };
+    }
+
+    private static JsonNode add(JsonNode doc, List<String> path, JsonNode value) {
+        JsonNode copy = value.deepCopy();
+        if (path.isEmpty()) {
+            return copy;
+        }
+        JsonNode parent = get(doc, path.subList(0, path.size() - 1));
+        String last = path.get(path.size() - 1);
+        if (parent instanceof ObjectNode obj) {
+            obj.set(last, copy);
+        } else if (parent instanceof ArrayNode arr) {
+            if (last.equals("-")) {
+                arr.add(copy);
+            } else {
+                int index = index(last, arr.size() + 1);
+                arr.insert(index, copy);
+            }
+        } else {
+            throw new IllegalArgumentException("parent of '" + last + "' is not an object or array");
+        }
+        return doc;
+    }
+
+    private static void remove(JsonNode doc, List<String> path) {
+        if (path.isEmpty()) {
+            throw new IllegalArgumentException("cannot remove the whole document");
+        }
+        JsonNode parent = get(doc, path.subList(0, path.size() - 1));
+        String last = path.get(path.size() - 1);
+        if (parent instanceof ObjectNode obj) {
+            if (!obj.has(last)) {
+                throw new IllegalArgumentException("no member '" + last + "' to remove");
+            }
+            obj.remove(last);
+        } else if (parent instanceof ArrayNode arr) {
+            arr.remove(index(last, arr.size()));
+        } else {
+            throw new IllegalArgumentException("parent of '" + last + "' is not an object or array");
+        }
+    }
+
+    private static JsonNode get(JsonNode doc, List<String> path) {
+        JsonNode node = doc;
+        for (String segment : path) {
+            if (node.isObject()) {
+                if (!node.has(segment)) {
+                    throw new IllegalArgumentException("no member '" + segment + "'");
+                }
+                node = node.get(segment);
+            } else if (node.isArray()) {
+                node = node.get(index(segment, node.size()));
+            } else {
+                throw new IllegalArgumentException("cannot descend into '" + segment + "' of a " + node.getNodeType());
+            }
+        }
+        return node;
+    }
+
+    /** An array index: digits without leading zeros, below {@code limit}. */
+    private static int index(String segment, int limit) {
+        if (segment.isEmpty() || !segment.chars().allMatch(Character::isDigit)
+                || (segment.length() > 1 && segment.charAt(0) == '0') || segment.length() > 9) {
+            throw new IllegalArgumentException("'" + segment + "' is not an array index");
+        }
+        int i = Integer.parseInt(segment);
+        if (i >= limit) {
+            throw new IllegalArgumentException("index " + i + " is out of bounds");
+        }
+        return i;
+    }
+
+    private static String text(JsonNode op, String field) {
+        JsonNode v = op.get(field);
+        if (v == null || !v.isTextual()) {
+            throw new IllegalArgumentException("'" + field + "' must be a string");
+        }
+        return v.textValue();
+    }
+
+    private static JsonNode value(JsonNode op) {
+        if (!op.has("value")) {
+            throw new IllegalArgumentException("'value' is required");
+        }
+        return op.get("value");
     }
 }

@@ -12,8 +12,9 @@ import dev.tollgate.admission.Operation;
 /**
  * One webhook rule (admissionregistration.k8s.io/v1 RuleWithOperations) and how the API server matches it:
  * every list must match; {@code *} matches anything; in {@code resources}, {@code *} means every resource but no
- * subresource, {@code * /*} (without the space) every resource and subresource, {@code pods/*} every subresource
- * of pods, {@code * /status} (without the space) the status subresource of every resource; {@code scope} is
+ * subresource, {@code * /*} (without the space) every resource and subresource, {@code pods/*} pods and every
+ * subresource of pods (a {@code *} subresource also matches "none", exactly as the API server's matcher does),
+ * {@code * /status} (without the space) the status subresource of every resource; {@code scope} is
  * {@code Cluster}, {@code Namespaced} or {@code *}.
  */
 public record Rule(List<String> operations, List<String> apiGroups, List<String> apiVersions,

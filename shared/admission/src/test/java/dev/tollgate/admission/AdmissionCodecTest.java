@@ -1,0 +1,197 @@
+package dev.tollgate.admission;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+class AdmissionCodecTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final AdmissionCodec codec = new AdmissionCodec();
+
+    /** A complete v1 request with every field the API server sends, including one the code does not know. */
+    static final String FULL_REQUEST = """
+            {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{
+              "uid":"705ab4f5-6393-11e8-b7cc-42010a800002",
+              "kind":{"group":"autoscaling","version":"v1","kind":"Scale"},
+              "resource":{"group":"apps","version":"v1","resource":"deployments"},
+              "subResource":"scale",
+              "requestKind":{"group":"autoscaling","version":"v1","kind":"Scale"},
+              "requestResource":{"group":"apps","version":"v1beta1","resource":"deployments"},
+              "requestSubResource":"scale",
+              "name":"my-deployment","namespace":"my-namespace","operation":"UPDATE",
+              "userInfo":{"username":"admin","uid":"014fbff9a07c","groups":["system:authenticated","my-admin-group"],
+                          "extra":{"some-key":["some-value1","some-value2"]}},
+              "object":{"apiVersion":"autoscaling/v1","kind":"Scale","spec":{"replicas":3},"x-unknown":{"kept":true}},
+              "oldObject":{"apiVersion":"autoscaling/v1","kind":"Scale","spec":{"replicas":2}},
+              "options":{"apiVersion":"meta.k8s.io/v1","kind":"UpdateOptions","fieldManager":"kubectl"},
+              "dryRun":true}}
+            """;
+
+    @Test
+    void decodesEveryFieldTheApiServerSends() throws Exception {
+        AdmissionReview review = codec.decode(FULL_REQUEST.getBytes(StandardCharsets.UTF_8));
+        AdmissionRequest r = review.request();
+        assertEquals(AdmissionVersion.V1, review.version());
+        assertEquals("705ab4f5-6393-11e8-b7cc-42010a800002", r.uid());
+        assertEquals(GroupVersionKind.of("autoscaling", "v1", "Scale"), r.kind());
+        assertEquals(GroupVersionResource.of("apps", "v1", "deployments"), r.resource());
+        assertEquals("scale", r.subResource());
+        assertEquals(GroupVersionResource.of("apps", "v1beta1", "deployments"), r.requestResource());
+        assertEquals("scale", r.requestSubResource());
+        assertEquals("my-deployment", r.name());
+        assertEquals("my-namespace", r.namespace());
+        assertEquals(Operation.UPDATE, r.operation());
+        assertEquals(new UserInfo("admin", "014fbff9a07c", List.of("system:authenticated", "my-admin-group"),
+                Map.of("some-key", List.of("some-value1", "some-value2"))), r.userInfo());
+        assertEquals(3, r.object().at("spec", "replicas").asInt());
+        assertTrue(r.object().json().path("x-unknown").path("kept").asBoolean(), "unknown fields are kept");
+        assertEquals(2, r.oldObject().at("spec", "replicas").asInt());
+        assertEquals("kubectl", r.options().path("fieldManager").asText());
+        assertTrue(r.dryRun());
+        assertFalse(r.isMainResource());
+    }
+
+    @Test
+    void decodesMinimalV1beta1RequestWithDefaults() throws Exception {
+        String body = """
+                {"apiVersion":"admission.k8s.io/v1beta1","kind":"AdmissionReview","request":{"uid":"u1",
+                 "kind":{"group":"","version":"v1","kind":"Pod"},"resource":{"group":"","version":"v1","resource":"pods"},
+                 "operation":"DELETE","oldObject":{"kind":"Pod"}}}
+                """;
+        AdmissionReview review = codec.decode(body.getBytes(StandardCharsets.UTF_8));
+        AdmissionRequest r = review.request();
+        assertEquals(AdmissionVersion.V1BETA1, review.version());
+        assertNull(r.object());
+        assertEquals("Pod", r.objectOrOld().kind());
+        assertEquals(r.kind(), r.requestKind(), "requestKind defaults to kind");
+        assertEquals(r.resource(), r.requestResource());
+        assertEquals(UserInfo.ANONYMOUS, r.userInfo());
+        assertFalse(r.dryRun());
+        assertEquals("", r.namespace());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            admission.k8s.io/v1      | allow
+            admission.k8s.io/v1beta1 | allow
+            admission.k8s.io/v1      | deny
+            admission.k8s.io/v1beta1 | deny
+            """)
+    void answersInTheVersionReceivedEchoingTheUid(String apiVersion, String decision) throws Exception {
+        AdmissionVersion version = AdmissionVersion.fromApiVersion(apiVersion).orElseThrow();
+        Verdict verdict = decision.equals("allow") ? Verdict.allow() : Verdict.deny("no");
+        JsonNode out = JSON.readTree(codec.encode(version, "uid-7", verdict, null));
+        assertEquals(apiVersion, out.path("apiVersion").asText());
+        assertEquals("AdmissionReview", out.path("kind").asText());
+        assertEquals("uid-7", out.path("response").path("uid").asText());
+        assertEquals(decision.equals("allow"), out.path("response").path("allowed").asBoolean());
+        assertFalse(out.path("response").has("patch"));
+        assertFalse(out.path("response").has("patchType"));
+    }
+
+    @Test
+    void encodesDenialStatusWarningsAndAuditAnnotations() throws Exception {
+        Verdict v = Verdict.deny(422, "bad replicas").withWarning("Warning: deprecated field")
+                .withAuditAnnotation("reason", "replicas");
+        JsonNode resp = JSON.readTree(codec.encode(AdmissionVersion.V1, "u", v, null)).path("response");
+        assertEquals(422, resp.path("status").path("code").asInt());
+        assertEquals("Invalid", resp.path("status").path("reason").asText());
+        assertEquals("bad replicas", resp.path("status").path("message").asText());
+        assertEquals("deprecated field", resp.path("warnings").get(0).asText(), "no Warning: prefix");
+        assertEquals("replicas", resp.path("auditAnnotations").path("reason").asText());
+    }
+
+    @Test
+    void encodesPatchAsBase64JsonPatchOnlyWhenNotEmpty() throws Exception {
+        ArrayNode patch = JSON.createArrayNode();
+        patch.addObject().put("op", "add").put("path", "/metadata/labels/a").put("value", "b");
+        JsonNode resp = JSON.readTree(codec.encode(AdmissionVersion.V1, "u", Verdict.allow(), patch))
+                .path("response");
+        assertEquals("JSONPatch", resp.path("patchType").asText());
+        assertEquals(patch, JSON.readTree(Base64.getDecoder().decode(resp.path("patch").asText())));
+        JsonNode none = JSON.readTree(codec.encode(AdmissionVersion.V1, "u", Verdict.allow(), JSON.createArrayNode()))
+                .path("response");
+        assertFalse(none.has("patch") || none.has("patchType"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            ``                                                                                  | empty body
+            `[1]`                                                                               | not a JSON object
+            `{`                                                                                 | not valid JSON
+            `{"kind":"AdmissionReview"}`                                                        | apiVersion: required
+            `{"apiVersion":"admission.k8s.io/v2","kind":"AdmissionReview"}`                     | unsupported apiVersion
+            `{"apiVersion":"admission.k8s.io/v1","kind":"Review"}`                              | is not AdmissionReview
+            `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}`                     | request: required
+            `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":[]}`        | request: expected an object
+            `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}}`        | request.uid: required
+            `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":1}}` | request.uid: expected a string
+            `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","operation":"X"}}` | unknown operation 'X'
+            `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","operation":"CREATE"}}` | request.kind: required
+            `{"apiVersion":"admission.k8s.io/v1","apiVersion":"admission.k8s.io/v1"}`           | Duplicate field
+            `{"apiVersion":"admission.k8s.io/v1"} []`                                           | not valid JSON
+            """)
+    void rejectsMalformedReviewsNamingTheProblem(String body, String expected) {
+        ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
+                () -> codec.decode((body == null ? "" : body).getBytes(StandardCharsets.UTF_8)));
+        assertEquals(400, e.status());
+        assertTrue(e.getMessage().contains(expected), () -> "'" + e.getMessage() + "' should contain " + expected);
+    }
+
+    @Test
+    void rejectsWrongFieldTypesWithTheirPath() {
+        String base = FULL_REQUEST;
+        assertDecodeError(base.replace("\"dryRun\":true", "\"dryRun\":\"yes\""), "request.dryRun: expected a boolean");
+        assertDecodeError(base.replace("\"groups\":[\"system:authenticated\"", "\"groups\":[1"),
+                "request.userInfo.groups[0]: expected a string");
+        assertDecodeError(base.replace("\"name\":\"my-deployment\"", "\"name\":{}"), "request.name: expected a string");
+        assertDecodeError(base.replace("\"options\":{", "\"options\":[{").replace("\"kubectl\"}", "\"kubectl\"}]"),
+                "request.options: expected an object");
+        assertDecodeError(base.replace("\"resource\":\"deployments\"", "\"resource\":5"),
+                "request.resource.resource: expected a string");
+    }
+
+    @Test
+    void enforcesSizeDepthAndStringLimits() {
+        AdmissionCodec small = new AdmissionCodec(new AdmissionLimits(4096, 32, 2048));
+        ReviewDecodeException big = assertThrows(ReviewDecodeException.class,
+                () -> small.decode(new byte[5000]));
+        assertEquals(413, big.status());
+        String deep = "{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}";
+        assertTrue(assertThrows(ReviewDecodeException.class, () -> small.decode(deep.getBytes()))
+                .getMessage().contains("parser limit"));
+        String longString = "{\"apiVersion\":\"" + "x".repeat(3000) + "\"}";
+        assertTrue(assertThrows(ReviewDecodeException.class, () -> small.decode(longString.getBytes()))
+                .getMessage().contains("parser limit"));
+    }
+
+    @Test
+    void errorBodyIsJsonWithStatusAndMessage() throws Exception {
+        JsonNode body = JSON.readTree(codec.errorBody(413, "too big"));
+        assertEquals(413, body.path("status").asInt());
+        assertEquals("Payload Too Large", body.path("error").asText());
+        assertEquals("too big", body.path("message").asText());
+    }
+
+    private void assertDecodeError(String body, String expected) {
+        ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
+                () -> codec.decode(body.getBytes(StandardCharsets.UTF_8)));
+        assertTrue(e.getMessage().contains(expected), () -> "'" + e.getMessage() + "' should contain " + expected);
+    }
+}
