@@ -65,6 +65,36 @@ public final class ReviewBuilder {
         return b;
     }
 
+    /** A builder holding an existing review (e.g. a sample file), so tests can send it and vary its object. */
+    public static ReviewBuilder fromReview(JsonNode review) {
+        JsonNode req = review.path("request");
+        ReviewBuilder b = new ReviewBuilder();
+        b.version = AdmissionVersion.fromApiVersion(review.path("apiVersion").asText())
+                .orElseThrow(() -> new IllegalArgumentException("not an AdmissionReview request: " + review));
+        b.uid = req.path("uid").asText();
+        b.operation = Operation.valueOf(req.path("operation").asText());
+        b.object = req.hasNonNull("object") ? req.get("object") : null;
+        b.oldObject = req.hasNonNull("oldObject") ? req.get("oldObject") : null;
+        b.namespace = req.path("namespace").asText("");
+        b.name = req.path("name").asText("");
+        b.subResource = req.path("subResource").asText("");
+        b.group = req.path("resource").path("group").asText("");
+        b.apiVersion = req.path("resource").path("version").asText("");
+        b.resource = req.path("resource").path("resource").asText("");
+        b.kind = req.path("kind").path("kind").asText("");
+        b.dryRun = req.path("dryRun").asBoolean(false);
+        b.username = req.path("userInfo").path("username").asText("");
+        List<String> groups = new java.util.ArrayList<>();
+        req.path("userInfo").path("groups").forEach(g -> groups.add(g.asText()));
+        b.groups = groups;
+        return b;
+    }
+
+    /** Reads a review file (JSON or YAML), e.g. one of a function's {@code samples/}. */
+    public static ReviewBuilder fromFile(java.nio.file.Path file) {
+        return fromReview(Manifests.read(file));
+    }
+
     public ReviewBuilder version(AdmissionVersion version) {
         this.version = version;
         return this;

@@ -1,5 +1,6 @@
 package dev.tollgate.functions.alwayspullimages;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.MethodOrderer;
@@ -40,6 +41,12 @@ class AlwaysPullImagesHttpTest {
     @Test
     void dryRunRequestsAreAnsweredTheSameWay() {
         FUNCTION.review(ReviewBuilder.create(Pods.minimal("web")).dryRun()).assertAllowed().assertPatched();
+    }
+
+    @Test
+    void shippedSampleIsPatched() {
+        FUNCTION.review(ReviewBuilder.fromFile(Path.of("samples/pod.v1.json")))
+                .assertAllowed().assertPatched().assertIdempotent();
     }
 
     static List<MalformedRequests.Case> malformed() {

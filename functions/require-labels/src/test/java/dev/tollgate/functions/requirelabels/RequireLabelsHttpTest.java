@@ -3,6 +3,7 @@ package dev.tollgate.functions.requirelabels;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.MethodOrderer;
@@ -51,6 +52,14 @@ class RequireLabelsHttpTest {
     void allowsLabelledObjectAndWarnsAboutRecommendedLabel(AdmissionVersion version) {
         FUNCTION.review(service("team", "shop").version(version))
                 .assertAllowed().assertWarningContaining("app.kubernetes.io/name");
+    }
+
+    @Test
+    void shippedSamplesGiveTheDocumentedAnswers() {
+        FUNCTION.review(ReviewBuilder.fromFile(Path.of("samples/deployment-missing-labels.v1.json")))
+                .assertDenied().withCode(403).withMessageContaining("missing required label team");
+        FUNCTION.review(ReviewBuilder.fromFile(Path.of("samples/service-labelled.v1beta1.json")))
+                .assertAllowed().assertWarningContaining("missing recommended label app.kubernetes.io/name");
     }
 
     static List<MalformedRequests.Case> malformed() {
