@@ -1,0 +1,320 @@
+package dev.tollgate.cel;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.NullValue;
+
+import dev.cel.common.ast.CelExpr;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelEvaluationListener;
+import dev.cel.runtime.CelVariableResolver;
+import dev.tollgate.admission.AdmissionRequest;
+import dev.tollgate.admission.KubeObject;
+import dev.tollgate.cel.library.AuthzLibrary;
+
+/**
+ * The evaluation of one expression set for one request: binds the admission variables, evaluates composition
+ * variables lazily (at most once each, in the context of the expression that first needs them) and meters cost.
+ * Each expression may cost at most {@link KubeCel#costLimitPerExpression()}, and all expressions evaluated through
+ * this object together at most {@link KubeCel#costBudgetPerEvaluation()}. Not thread-safe: one per request.
+ */
+public final class Evaluation implements CelVariableResolver {
+
+    private final ExpressionSet set;
+    private final KubeCel env;
+    private final AdmissionInput input;
+    private final Map<String, Object> custom;
+    private final CostMeter meter = new CostMeter();
+    private final Object[] variableValues;
+    private final CelEvaluationError[] variableErrors;
+    private final VariablesMap variablesMap = new VariablesMap();
+    private Object request;
+    private Object object;
+    private Object oldObject;
+    private Object authorizer;
+    private Object requestResource;
+
+    Evaluation(ExpressionSet set, AdmissionInput input, Map<String, ?> bindings) {
+        this.set = set;
+        this.env = set.environment();
+        this.input = input;
+        if (bindings != null) {
+            custom = new LinkedHashMap<>();
+            bindings.forEach((k, v) -> custom.put(k, v instanceof JsonNode j ? CelValues.fromJson(j)
+                    : v == null ? NullValue.NULL_VALUE : v));
+        } else {
+            custom = null;
+        }
+        this.variableValues = new Object[set.compiledVariables.size()];
+        this.variableErrors = new CelEvaluationError[set.compiledVariables.size()];
+    }
+
+    /**
+     * Evaluates an expression compiled by this evaluation's set (or by the environment without variables).
+     *
+     * @return the CEL value: Boolean, Long, Double, String, List, Map, Optional, a library value, or null for CEL null
+     */
+    public Object evaluate(CompiledExpression expression) throws CelEvaluationError {
+        if (expression.owner != set && !(expression.owner.variables().isEmpty()
+                && expression.owner.environment() == env)) {
+            throw new IllegalArgumentException("expression '" + expression.source()
+                    + "' was compiled by another expression set; evaluate it with an Evaluation of that set");
+        }
+        Object value = run(expression);
+        return value instanceof NullValue ? null : value;
+    }
+
+    /** Evaluates an expression that must produce a bool. */
+    public boolean evaluateBool(CompiledExpression expression) throws CelEvaluationError {
+        Object v = evaluate(expression);
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        throw wrongType(expression, "bool", v);
+    }
+
+    /** Evaluates an expression that must produce a string (or null, for {@link ResultType#STRING_OR_NULL}). */
+    public String evaluateString(CompiledExpression expression) throws CelEvaluationError {
+        Object v = evaluate(expression);
+        if (v instanceof String s) {
+            return s;
+        }
+        if (v == null && expression.resultType() == ResultType.STRING_OR_NULL) {
+            return null;
+        }
+        throw wrongType(expression, expression.resultType() == ResultType.STRING_OR_NULL ? "string or null"
+                : "string", v);
+    }
+
+    /** The value of a composition variable (evaluated now if no expression needed it yet). */
+    public Object variable(String name) throws CelEvaluationError {
+        for (int i = 0; i < set.variables().size(); i++) {
+            if (set.variables().get(i).name().equals(name)) {
+                Object v = variableValue(i);
+                return v instanceof NullValue ? null : v;
+            }
+        }
+        throw new IllegalArgumentException("no variable named '" + name + "'");
+    }
+
+    /** The cost of everything evaluated so far through this object. */
+    public long costUsed() {
+        return meter.used;
+    }
+
+    private CelEvaluationError wrongType(CompiledExpression e, String wanted, Object v) {
+        return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, e.source(), "expression '" + e.source()
+                + "' must evaluate to " + wanted + ", but it evaluated to " + describe(v), null);
+    }
+
+    private static String describe(Object v) {
+        if (v == null) {
+            return "null";
+        }
+        if (v instanceof List<?>) {
+            return "a list";
+        }
+        if (v instanceof Map<?, ?>) {
+            return "a map";
+        }
+        return v.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + " " + v;
+    }
+
+    private Object run(CompiledExpression expression) throws CelEvaluationError {
+        long outerStart = meter.callStart;
+        meter.callStart = meter.used;
+        try {
+            return expression.program.trace(this, meter);
+        } catch (CelEvaluationException e) {
+            throw translate(expression, e);
+        } catch (CostExceeded e) {
+            throw new CelEvaluationError(CelEvaluationError.Kind.COST_LIMIT, expression.source(), e.getMessage(), e);
+        } catch (VariableFailed e) {
+            throw e.error;
+        } catch (RuntimeException e) {
+            throw new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, expression.source(),
+                    String.valueOf(e.getMessage()), e);
+        } finally {
+            meter.callStart = outerStart;
+        }
+    }
+
+    private static CelEvaluationError translate(CompiledExpression expression, CelEvaluationException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CostExceeded c) {
+                return new CelEvaluationError(CelEvaluationError.Kind.COST_LIMIT, expression.source(),
+                        c.getMessage(), e);
+            }
+            if (t instanceof VariableFailed v) {
+                return v.error;
+            }
+        }
+        return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, expression.source(), message(e), e);
+    }
+
+    /** cel-java reports a library function's failure as "Function 'x' failed with arg(s) ..."; say why instead. */
+    private static String message(CelEvaluationException e) {
+        String msg = String.valueOf(e.getMessage());
+        Throwable cause = e.getCause();
+        if (cause != null && !(cause instanceof CelEvaluationException) && cause.getMessage() != null) {
+            int at = msg.indexOf("Function '");
+            return (at > 0 ? msg.substring(0, at) : "evaluation error: ") + cause.getMessage();
+        }
+        return msg;
+    }
+
+    private Object variableValue(int i) throws CelEvaluationError {
+        if (variableErrors[i] != null) {
+            throw variableErrors[i];
+        }
+        if (variableValues[i] == null) {
+            CompiledExpression v = set.compiledVariables.get(i);
+            try {
+                Object value = run(v);
+                variableValues[i] = value == null ? NullValue.NULL_VALUE : value;
+            } catch (CelEvaluationError e) {
+                CelEvaluationError named = new CelEvaluationError(e.kind(), e.expression(),
+                        "variables." + set.variables().get(i).name() + ": " + e.getMessage(), e);
+                variableErrors[i] = named;
+                throw named;
+            }
+        }
+        return variableValues[i];
+    }
+
+    @Override
+    public Optional<Object> find(String name) {
+        if (custom != null) {
+            Object v = custom.get(name);
+            if (v != null) {
+                return Optional.of(v);
+            }
+            return Optional.ofNullable(env.constants.get(name));
+        }
+        AdmissionRequest r = input.request();
+        Object v = switch (name) {
+            case "object" -> object != null ? object : (object = json(r.object()));
+            case "oldObject" -> oldObject != null ? oldObject : (oldObject = json(r.oldObject()));
+            case "request" -> request != null ? request : (request = RequestValues.of(r));
+            case "params" -> CelValues.fromJson(input.params());
+            case "namespaceObject" -> CelValues.fromJson(input.namespaceObject());
+            case "variables" -> variablesMap;
+            case "authorizer" -> authorizer != null ? authorizer
+                    : (authorizer = AuthzLibrary.authorizerFor(env.authorizer, r));
+            case "authorizer.requestResource" -> requestResource != null ? requestResource
+                    : (requestResource = AuthzLibrary.requestResourceFor(env.authorizer, r));
+            default -> env.constants.get(name);
+        };
+        return Optional.ofNullable(v);
+    }
+
+    private static Object json(KubeObject o) {
+        return o == null ? NullValue.NULL_VALUE : CelValues.fromJson(o.json());
+    }
+
+    /** {@code variables}: a map whose values are computed on first access. */
+    private final class VariablesMap extends AbstractMap<String, Object> {
+        @Override
+        public Object get(Object key) {
+            List<NamedExpression> vars = set.variables();
+            for (int i = 0; i < vars.size(); i++) {
+                if (vars.get(i).name().equals(key)) {
+                    try {
+                        return variableValue(i);
+                    } catch (CelEvaluationError e) {
+                        throw new VariableFailed(e);
+                    }
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return set.variables().stream().anyMatch(v -> v.name().equals(key));
+        }
+
+        @Override
+        public Set<Entry<String, Object>> entrySet() {
+            return new AbstractSet<>() {
+                @Override
+                public Iterator<Entry<String, Object>> iterator() {
+                    Iterator<NamedExpression> it = set.variables().iterator();
+                    return new Iterator<>() {
+                        @Override
+                        public boolean hasNext() {
+                            return it.hasNext();
+                        }
+
+                        @Override
+                        public Entry<String, Object> next() {
+                            String name = it.next().name();
+                            return new SimpleImmutableEntry<>(name, get(name));
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return set.variables().size();
+                }
+            };
+        }
+    }
+
+    /**
+     * Meters cost as the evaluator visits the expression: one unit per evaluated node, plus the size of strings,
+     * lists and maps that function calls produce (so loops and growing values are paid for). The API server's
+     * figures differ in detail; the guarantee is the same: a runaway expression stops with an error.
+     */
+    private final class CostMeter implements CelEvaluationListener {
+        long used;
+        long callStart;
+
+        @Override
+        public void callback(CelExpr expr, Object result) {
+            long cost = 1;
+            if (expr.getKind() == CelExpr.ExprKind.Kind.CALL) {
+                if (result instanceof String s) {
+                    cost += s.length() / 10;
+                } else if (result instanceof java.util.Collection<?> c) {
+                    cost += c.size();
+                } else if (result instanceof Map<?, ?> m) {
+                    cost += m.size();
+                }
+            }
+            used += cost;
+            if (used - callStart > env.costLimitPerExpression) {
+                throw new CostExceeded("operation cancelled: actual cost limit exceeded (the per-expression limit is "
+                        + env.costLimitPerExpression + ")");
+            }
+            if (used > env.costBudgetPerEvaluation) {
+                throw new CostExceeded("validation failed due to running out of cost budget, no further validation"
+                        + " rules will be run (the budget per evaluation is " + env.costBudgetPerEvaluation + ")");
+            }
+        }
+    }
+
+    private static final class CostExceeded extends RuntimeException {
+        CostExceeded(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static final class VariableFailed extends RuntimeException {
+        final CelEvaluationError error;
+
+        VariableFailed(CelEvaluationError error) {
+            super(error.getMessage(), null, false, false);
+            this.error = error;
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.tollgate.cel;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.cel.bundle.Cel;
+import dev.cel.bundle.CelBuilder;
+import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelOptions;
+import dev.cel.common.types.SimpleType;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.tollgate.cel.internal.KubeLibrary;
+import dev.tollgate.cel.library.AuthzLibrary;
+import dev.tollgate.cel.library.KubeLibraries;
+
+/**
+ * The Kubernetes CEL environment: the options, extensions and libraries the API server enables for admission
+ * (ValidatingAdmissionPolicy, matchConditions), the admission variables, and the runtime cost limits. Immutable and
+ * thread-safe; build one at startup and share it.
+ *
+ * <pre>{@code
+ * KubeCel cel = KubeCel.standard();
+ * ExpressionSet set = cel.compileVariables(List.of(new NamedExpression("replicas", "object.spec.replicas")));
+ * CompiledExpression rule = set.compile("variables.replicas <= 5", ResultType.BOOL);   // at startup
+ * boolean ok = set.newEvaluation(AdmissionInput.of(request)).evaluateBool(rule);      // per request
+ * }</pre>
+ */
+public final class KubeCel {
+
+    /** The API server's limit on the cost of one expression evaluation (PerCallLimit). */
+    public static final long DEFAULT_COST_LIMIT_PER_EXPRESSION = 1_000_000L;
+    /** The API server's budget for all expressions of one policy on one request (RuntimeCELCostBudget). */
+    public static final long DEFAULT_COST_BUDGET_PER_EVALUATION = 10_000_000L;
+
+    /** The variables of admission expressions, as the API server declares them. */
+    public static final List<String> ADMISSION_VARIABLES = List.of("object", "oldObject", "request", "params",
+            "namespaceObject", "authorizer", "authorizer.requestResource", "variables");
+
+    private static volatile KubeCel standard;
+
+    final Cel cel;
+    final long costLimitPerExpression;
+    final long costBudgetPerEvaluation;
+    final Authorizer authorizer;
+    final boolean admissionScope;
+    final List<String> customVariables;
+    final List<KubeLibrary> libraries;
+    final Map<String, Object> constants;
+    private final ExpressionSet noVariables;
+
+    private KubeCel(Builder b) {
+        this.costLimitPerExpression = b.costLimitPerExpression;
+        this.costBudgetPerEvaluation = b.costBudgetPerEvaluation;
+        this.authorizer = b.authorizer;
+        this.admissionScope = b.customVariables == null;
+        this.customVariables = b.customVariables == null ? List.of() : List.copyOf(b.customVariables);
+        this.libraries = KubeLibraries.all();
+        Map<String, Object> consts = new LinkedHashMap<>();
+        libraries.forEach(l -> consts.putAll(l.constants()));
+        this.constants = Map.copyOf(consts);
+        this.cel = buildCel();
+        this.noVariables = new ExpressionSet(this, List.of(), List.of());
+    }
+
+    /** The standard environment: admission variables, default cost limits, no authorizer configured. */
+    public static KubeCel standard() {
+        KubeCel s = standard;
+        if (s == null) {
+            synchronized (KubeCel.class) {
+                s = standard;
+                if (s == null) {
+                    s = builder().build();
+                    standard = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** CEL options as the API server sets them (cel-go: HomogeneousAggregateLiterals, CrossTypeNumericComparisons, optional syntax). */
+    static CelOptions options() {
+        return CelOptions.current()
+                .enableHomogeneousLiterals(true)
+                .enableHeterogeneousNumericComparisons(true)
+                .enableOptionalSyntax(true)
+                .enableTimestampEpoch(true)
+                .populateMacroCalls(true)
+                .maxExpressionCodePointSize(100_000)
+                .build();
+    }
+
+    private Cel buildCel() {
+        CelOptions opts = options();
+        CelBuilder b = CelFactory.standardCelBuilder()
+                .setOptions(opts)
+                .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                .addCompilerLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.sets(opts),
+                        CelExtensions.lists(), CelExtensions.comprehensions())
+                .addRuntimeLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.sets(opts),
+                        CelExtensions.lists(), CelExtensions.comprehensions());
+        if (admissionScope) {
+            for (String v : List.of("object", "oldObject", "request", "params", "namespaceObject", "variables")) {
+                b.addVar(v, SimpleType.DYN);
+            }
+            b.addVar("authorizer", AuthzLibrary.AUTHORIZER);
+            b.addVar("authorizer.requestResource", AuthzLibrary.RESOURCE_CHECK);
+        } else {
+            for (String v : customVariables) {
+                b.addVar(v, SimpleType.DYN);
+            }
+        }
+        for (KubeLibrary lib : libraries) {
+            b.addFunctionDeclarations(lib.functions());
+            b.addFunctionBindings(lib.bindings());
+            b.addVarDeclarations(lib.variables());
+        }
+        return b.build();
+    }
+
+    /** Compiles one expression that uses no composition variables; see {@link ExpressionSet#compile}. */
+    public CompiledExpression compile(String expression, ResultType type) throws CelCompileException {
+        return noVariables.compile(expression, type);
+    }
+
+    /**
+     * Compiles composition variables, in order; each may use the ones before it as {@code variables.<name>}. Every
+     * expression later compiled by the returned set may use all of them. Names must be unique CEL identifiers.
+     */
+    public ExpressionSet compileVariables(List<NamedExpression> variables) throws CelCompileException {
+        Objects.requireNonNull(variables, "variables");
+        List<NamedExpression> done = new ArrayList<>();
+        List<CompiledExpression> compiled = new ArrayList<>();
+        for (NamedExpression v : variables) {
+            if (!v.name().matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
+                throw new CelCompileException(v.expression(), List.of(new CelCompileException.Issue(0, 0,
+                        "variable name '" + v.name() + "' is not a valid CEL identifier")),
+                        "variable name '" + v.name() + "' is not a valid CEL identifier");
+            }
+            if (done.stream().anyMatch(d -> d.name().equals(v.name()))) {
+                throw new CelCompileException(v.expression(), List.of(new CelCompileException.Issue(0, 0,
+                        "duplicate variable name '" + v.name() + "'")), "duplicate variable name '" + v.name() + "'");
+            }
+            ExpressionSet before = new ExpressionSet(this, List.copyOf(done), List.copyOf(compiled));
+            compiled.add(before.compile(v.expression(), ResultType.ANY));
+            done.add(v);
+        }
+        return new ExpressionSet(this, done, compiled);
+    }
+
+    /** An evaluation with no composition variables, for expressions from {@link #compile}. */
+    public Evaluation newEvaluation(AdmissionInput input) {
+        return noVariables.newEvaluation(input);
+    }
+
+    /** An evaluation binding the custom variables of an environment built with {@link Builder#variables}. */
+    public Evaluation newEvaluation(Map<String, ?> bindings) {
+        return noVariables.newEvaluation(bindings);
+    }
+
+    public long costLimitPerExpression() {
+        return costLimitPerExpression;
+    }
+
+    public long costBudgetPerEvaluation() {
+        return costBudgetPerEvaluation;
+    }
+
+    /** Builds a {@link KubeCel}. */
+    public static final class Builder {
+        private long costLimitPerExpression = DEFAULT_COST_LIMIT_PER_EXPRESSION;
+        private long costBudgetPerEvaluation = DEFAULT_COST_BUDGET_PER_EVALUATION;
+        private Authorizer authorizer = Authorizer.NONE;
+        private List<String> customVariables;
+
+        private Builder() {
+        }
+
+        /** The most one expression evaluation may cost; beyond it the evaluation fails (never hangs). */
+        public Builder costLimitPerExpression(long limit) {
+            if (limit <= 0) {
+                throw new IllegalArgumentException("cost limit must be positive: " + limit);
+            }
+            this.costLimitPerExpression = limit;
+            return this;
+        }
+
+        /** The most all expressions of one {@link Evaluation} (one policy, one request) may cost together. */
+        public Builder costBudgetPerEvaluation(long budget) {
+            if (budget <= 0) {
+                throw new IllegalArgumentException("cost budget must be positive: " + budget);
+            }
+            this.costBudgetPerEvaluation = budget;
+            return this;
+        }
+
+        /** How {@code authorizer} checks are answered; default {@link Authorizer#NONE} (checks fail). */
+        public Builder authorizer(Authorizer authorizer) {
+            this.authorizer = Objects.requireNonNull(authorizer, "authorizer");
+            return this;
+        }
+
+        /**
+         * Replaces the admission variables with these names, each of type dyn (e.g. {@code self} for CRD-style
+         * rules, or a tool's own inputs). Evaluate with {@link KubeCel#newEvaluation(Map)}.
+         */
+        public Builder variables(String... names) {
+            this.customVariables = List.of(names);
+            return this;
+        }
+
+        public KubeCel build() {
+            return new KubeCel(this);
+        }
+    }
+}
