@@ -1,0 +1,55 @@
+package dev.tollgate.runtime;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Who may call the policy paths. Every configured check must pass (they combine, they do not replace each other).
+ * Health and metrics under the non-application root ({@code /q}) are not gated.
+ */
+@ConfigMapping(prefix = "tollgate.auth")
+public interface CallerConfig {
+
+    /**
+     * When true (the default outside dev and test), the function refuses to start unless at least one check is
+     * configured. Set false only where the platform authenticates callers for us (see the runtime README).
+     */
+    @WithDefault("true")
+    boolean required();
+
+    /** {@code Authorization: Bearer <token>} must carry one of these tokens. */
+    Tokens bearer();
+
+    /** The first path segment must be one of these tokens: {@code https://host/<token>/<function path>}. */
+    Tokens pathToken();
+
+    /** A verified client certificate (the function serves TLS itself). */
+    Mtls mtls();
+
+    /** How often token files are re-read, so tokens rotate without a restart. */
+    @WithDefault("10s")
+    Duration reloadPeriod();
+
+    /** Accepted tokens: literal values (e.g. from a secret env var) and files holding one token per line. */
+    interface Tokens {
+        /** Env: TOLLGATE_AUTH_BEARER_VALUES / TOLLGATE_AUTH_PATH_TOKEN_VALUES (comma-separated). */
+        Optional<List<String>> values();
+
+        /** Files with one token per line ('#' starts a comment line); re-read every reload period. */
+        Optional<List<Path>> files();
+    }
+
+    interface Mtls {
+        /** Require a client certificate verified against the TLS trust store (quarkus.tls...trust-store). */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** When set, the client certificate's subject CN must be one of these. */
+        Optional<List<String>> allowedNames();
+    }
+}

@@ -1,0 +1,103 @@
+package dev.tollgate.runtime;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The function's Prometheus metrics (served at {@code /q/metrics}):
+ * <ul>
+ * <li>{@code tollgate_reviews_total{function,operation,kind,verdict}}: answered reviews; verdict is allowed, denied,
+ * patched or error</li>
+ * <li>{@code tollgate_review_duration_seconds{function,verdict}}: latency histogram, arrival to answer</li>
+ * <li>{@code tollgate_bad_requests_total{function,status}}: requests refused before a policy ran (4xx)</li>
+ * <li>{@code tollgate_rejected_callers_total{check}}: 401s, by the check that failed</li>
+ * <li>{@code tollgate_deadline_overruns_total{function}}: policies abandoned at the deadline</li>
+ * <li>{@code tollgate_abandoned_policies_running{}}: abandoned policies that have not returned yet</li>
+ * </ul>
+ * Label values come from a fixed vocabulary, except {@code kind}, which the request names: it is capped at
+ * {@value #MAX_KINDS} distinct values (then "other") so a caller cannot grow the metric set without bound.
+ */
+@ApplicationScoped
+public class ReviewMetrics {
+
+    static final int MAX_KINDS = 100;
+    static final String OTHER = "other";
+
+    private final MeterRegistry registry;
+    private final Set<String> kinds = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger abandonedRunning = new AtomicInteger();
+
+    ReviewMetrics() {
+        this.registry = null; // for CDI proxies
+    }
+
+    @Inject
+    public ReviewMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        registry.gauge("tollgate.abandoned.policies.running", abandonedRunning);
+    }
+
+    public void review(String function, String operation, String kind, String verdict, Duration latency) {
+        Counter.builder("tollgate.reviews")
+                .description("Admission reviews answered, by function, operation, kind and verdict")
+                .tag("function", function).tag("operation", operation).tag("kind", boundedKind(kind))
+                .tag("verdict", verdict)
+                .register(registry).increment();
+        Timer.builder("tollgate.review.duration")
+                .description("Time from a review's arrival to its answer")
+                .tag("function", function).tag("verdict", verdict)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry).record(latency);
+    }
+
+    public void badRequest(String function, int status) {
+        Counter.builder("tollgate.bad.requests")
+                .description("Requests refused before a policy ran (malformed, too large, wrong method or path)")
+                .tag("function", function).tag("status", Integer.toString(status))
+                .register(registry).increment();
+    }
+
+    public void rejectedCaller(String check) {
+        Counter.builder("tollgate.rejected.callers")
+                .description("Callers refused with 401, by the check that failed")
+                .tag("check", check)
+                .register(registry).increment();
+    }
+
+    public void deadlineOverrun(String function) {
+        Counter.builder("tollgate.deadline.overruns")
+                .description("Policies abandoned because they did not answer within the deadline")
+                .tag("function", function)
+                .register(registry).increment();
+    }
+
+    void abandonedStarted() {
+        abandonedRunning.incrementAndGet();
+    }
+
+    void abandonedFinished() {
+        abandonedRunning.decrementAndGet();
+    }
+
+    private String boundedKind(String kind) {
+        if (kinds.contains(kind)) {
+            return kind;
+        }
+        if (kinds.size() >= MAX_KINDS) {
+            return OTHER;
+        }
+        kinds.add(kind);
+        return kind;
+    }
+}
