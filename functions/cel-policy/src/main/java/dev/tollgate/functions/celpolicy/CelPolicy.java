@@ -1,0 +1,78 @@
+package dev.tollgate.functions.celpolicy;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import dev.tollgate.admission.AdmissionRequest;
+import dev.tollgate.admission.ValidatingPolicy;
+import dev.tollgate.admission.Verdict;
+import dev.tollgate.cel.Authorizer;
+import dev.tollgate.cel.KubeCel;
+import dev.tollgate.functions.celpolicy.common.ConfigFiles;
+import dev.tollgate.functions.celpolicy.common.Namespaces;
+
+/**
+ * Serves ValidatingAdmissionPolicies from configuration files at {@code /cel-policy}. Everything is read, validated
+ * and compiled at startup: an invalid document stops the function (the API server would refuse it too); an
+ * expression that does not compile is reported and the policy fails per its failurePolicy when it applies.
+ */
+@ApplicationScoped
+public class CelPolicy implements ValidatingPolicy {
+
+    private static final Logger LOG = Logger.getLogger(CelPolicy.class);
+
+    private final ValidatingPolicies policies;
+
+    @Inject
+    public CelPolicy(
+            @ConfigProperty(name = "tollgate.cel-policy.config") List<String> config,
+            @ConfigProperty(name = "tollgate.cel-policy.unknown-namespace", defaultValue = "error") String unknown,
+            @ConfigProperty(name = "tollgate.cel-policy.authorizer", defaultValue = "none") String authorizer) {
+        this(ValidatingPolicies.load(ConfigFiles.read(config.stream().map(String::strip).filter(s -> !s.isEmpty())
+                .map(Path::of).toList()), environment(authorizer), Namespaces.Unknown.parse(unknown)));
+        LOG.infof("cel-policy: %d ValidatingAdmissionPolicies, %d bindings, %d namespaces, %d params from %s",
+                policies.policyCount(), policies.bindingCount(), policies.namespaceCount(), policies.paramCount(),
+                config);
+        policies.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
+        policies.compileErrors().forEach(e -> LOG.error("cel-policy: " + e));
+    }
+
+    public CelPolicy(ValidatingPolicies policies) {
+        this.policies = policies;
+    }
+
+    /**
+     * The CEL environment: the API server's, with {@code authorizer} checks answered by a static decision, since a
+     * function cannot ask the cluster ({@code none}: every check is an evaluation error).
+     */
+    public static KubeCel environment(String authorizer) {
+        Authorizer a = switch (authorizer.strip()) {
+            case "none" -> Authorizer.NONE;
+            case "allow" -> Authorizer.allowAll();
+            case "deny" -> Authorizer.denyAll("static decision: deny (tollgate.cel-policy.authorizer=deny)");
+            default -> throw new IllegalArgumentException("tollgate.cel-policy.authorizer must be none, allow or "
+                    + "deny, got '" + authorizer + "'");
+        };
+        return KubeCel.builder().authorizer(a).build();
+    }
+
+    public ValidatingPolicies policies() {
+        return policies;
+    }
+
+    @Override
+    public String name() {
+        return "cel-policy";
+    }
+
+    @Override
+    public Verdict validate(AdmissionRequest request) {
+        return policies.validate(request);
+    }
+}

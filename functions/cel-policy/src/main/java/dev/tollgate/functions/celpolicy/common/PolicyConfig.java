@@ -1,0 +1,156 @@
+package dev.tollgate.functions.celpolicy.common;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * One function's configuration documents sorted out: its policy kind, its binding kind, Namespaces and params.
+ * Anything else is an error, so a typo in a kind is never silently ignored.
+ *
+ * @param <P> the parsed policy type
+ * @param <B> the parsed binding type
+ */
+public final class PolicyConfig<P, B> {
+
+    /** The configuration cannot be used; the message lists every problem, one per line. */
+    public static final class InvalidConfigException extends IllegalArgumentException {
+        public InvalidConfigException(List<String> problems) {
+            super("invalid policy configuration:\n  - " + String.join("\n  - ", problems));
+        }
+    }
+
+    /** What a function serves: the kinds (and accepted apiVersions) and how to parse them. */
+    public record Kinds<P, B>(Set<String> apiVersions, String policyKind, String bindingKind,
+            BiFunction<ConfigFiles.Document, List<String>, P> parsePolicy,
+            BiFunction<ConfigFiles.Document, List<String>, B> parseBinding,
+            Function<P, PolicySpec> policySpec, Function<B, BindingSpec> bindingSpec) {
+    }
+
+    private final List<P> policies;
+    private final List<B> bindings;
+    private final Namespaces namespaces;
+    private final Params params;
+    private final List<String> warnings;
+
+    private PolicyConfig(List<P> policies, List<B> bindings, Namespaces namespaces, Params params,
+            List<String> warnings) {
+        this.policies = policies;
+        this.bindings = bindings;
+        this.namespaces = namespaces;
+        this.params = params;
+        this.warnings = warnings;
+    }
+
+    /**
+     * Sorts and parses the documents.
+     *
+     * @throws InvalidConfigException listing every invalid or unrecognised document
+     */
+    public static <P, B> PolicyConfig<P, B> load(List<ConfigFiles.Document> documents, Kinds<P, B> kinds,
+            Namespaces.Unknown unknownNamespaces) {
+        List<String> errors = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        List<P> policies = new ArrayList<>();
+        List<B> bindings = new ArrayList<>();
+        List<ConfigFiles.Document> others = new ArrayList<>();
+        Set<String> policyNames = new java.util.HashSet<>();
+        Set<String> bindingNames = new java.util.HashSet<>();
+        for (ConfigFiles.Document d : documents) {
+            boolean ours = kinds.apiVersions().contains(d.apiVersion());
+            if (ours && d.kind().equals(kinds.policyKind())) {
+                P p = kinds.parsePolicy().apply(d, errors);
+                if (p != null) {
+                    if (!policyNames.add(kinds.policySpec().apply(p).name())) {
+                        errors.add(d.describe() + ": a " + kinds.policyKind() + " of this name is already defined");
+                    }
+                    policies.add(p);
+                }
+            } else if (ours && d.kind().equals(kinds.bindingKind())) {
+                B b = kinds.parseBinding().apply(d, errors);
+                if (b != null) {
+                    if (!bindingNames.add(kinds.bindingSpec().apply(b).name())) {
+                        errors.add(d.describe() + ": a " + kinds.bindingKind() + " of this name is already defined");
+                    }
+                    bindings.add(b);
+                }
+            } else {
+                others.add(d);
+            }
+        }
+        Namespaces namespaces = null;
+        try {
+            namespaces = Namespaces.from(others, unknownNamespaces);
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+        }
+        Set<Params.Kind> paramKinds = new java.util.LinkedHashSet<>();
+        policies.forEach(p -> {
+            Params.Kind k = kinds.policySpec().apply(p).paramKind();
+            if (k != null) {
+                paramKinds.add(k);
+            }
+        });
+        Params params = null;
+        try {
+            params = Params.from(others, paramKinds);
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+        }
+        for (ConfigFiles.Document d : others) {
+            boolean isParam = paramKinds.stream().anyMatch(k -> k.apiVersion().equals(d.apiVersion())
+                    && k.kind().equals(d.kind()));
+            if (!isParam && !Namespaces.isNamespace(d.object())) {
+                errors.add(d.describe() + ": apiVersion " + d.apiVersion() + " kind " + d.kind() + " is not used: "
+                        + "expected a " + kinds.policyKind() + " or " + kinds.bindingKind() + " (" + kinds.apiVersions()
+                        + "), a v1 Namespace, or a param of a policy's paramKind");
+            }
+        }
+        for (B b : bindings) {
+            BindingSpec spec = kinds.bindingSpec().apply(b);
+            if (!policyNames.contains(spec.policyName())) {
+                warnings.add(kinds.bindingKind() + " '" + spec.name() + "' refers to " + kinds.policyKind() + " '"
+                        + spec.policyName() + "', which is not configured: the binding has no effect");
+            }
+        }
+        for (P p : policies) {
+            String name = kinds.policySpec().apply(p).name();
+            if (bindings.stream().noneMatch(b -> kinds.bindingSpec().apply(b).policyName().equals(name))) {
+                warnings.add(kinds.policyKind() + " '" + name + "' has no binding: it is not enforced");
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidConfigException(errors);
+        }
+        return new PolicyConfig<>(List.copyOf(policies), List.copyOf(bindings), namespaces, params,
+                List.copyOf(warnings));
+    }
+
+    /** The same configuration with the policies replaced (e.g. by their compiled form), in the same order. */
+    public <Q> PolicyConfig<Q, B> withPolicies(List<Q> replaced) {
+        return new PolicyConfig<>(List.copyOf(replaced), bindings, namespaces, params, warnings);
+    }
+
+    public List<P> policies() {
+        return policies;
+    }
+
+    public List<B> bindings() {
+        return bindings;
+    }
+
+    public Namespaces namespaces() {
+        return namespaces;
+    }
+
+    public Params params() {
+        return params;
+    }
+
+    /** Things that are valid but probably not intended (a binding to a missing policy, a policy with no binding). */
+    public List<String> warnings() {
+        return warnings;
+    }
+}

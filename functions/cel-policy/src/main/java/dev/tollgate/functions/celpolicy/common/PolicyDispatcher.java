@@ -1,0 +1,99 @@
+package dev.tollgate.functions.celpolicy.common;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.AdmissionRequest;
+
+/**
+ * Finds, for one request, every (policy, binding, param) to evaluate, the way the API server's policy dispatcher
+ * does: a policy without bindings is skipped; the policy's matchConstraints, then the binding's matchResources must
+ * match; the binding's params are collected (none under parameterNotFoundAction Allow means skip). A namespace or
+ * param that cannot be resolved is a configuration error, reported to the handler for the policy's failurePolicy.
+ * Policies are visited in name order, and each policy's bindings in name order, so results are deterministic.
+ *
+ * @param <P> the policy type
+ * @param <B> the binding type
+ */
+public final class PolicyDispatcher<P, B> {
+
+    /** What the dispatcher reports. */
+    public interface Handler<P, B> {
+
+        /**
+         * The policy (binding null) or binding could not be applied: {@code failed to configure policy: ...} or
+         * {@code failed to configure binding: ...}, as the API server words it.
+         */
+        void configError(P policy, B binding, String message);
+
+        /** Evaluate the policy for this binding and param (null when the policy has no paramKind or no paramRef). */
+        void evaluate(P policy, B binding, ObjectNode param);
+    }
+
+    private record Entry<P, B>(P policy, PolicySpec spec, List<B> bindings) {
+    }
+
+    private final List<Entry<P, B>> entries = new ArrayList<>();
+    private final PolicyConfig.Kinds<P, B> kinds;
+    private final Namespaces namespaces;
+    private final Params params;
+
+    public PolicyDispatcher(PolicyConfig<P, B> config, PolicyConfig.Kinds<P, B> kinds) {
+        this.kinds = kinds;
+        this.namespaces = config.namespaces();
+        this.params = config.params();
+        Map<String, List<B>> byPolicy = new LinkedHashMap<>();
+        for (B b : config.bindings()) {
+            byPolicy.computeIfAbsent(kinds.bindingSpec().apply(b).policyName(), k -> new ArrayList<>()).add(b);
+        }
+        List<P> sorted = new ArrayList<>(config.policies());
+        sorted.sort(Comparator.comparing(p -> kinds.policySpec().apply(p).name()));
+        for (P p : sorted) {
+            PolicySpec spec = kinds.policySpec().apply(p);
+            List<B> bs = new ArrayList<>(byPolicy.getOrDefault(spec.name(), List.of()));
+            bs.sort(Comparator.comparing(b -> kinds.bindingSpec().apply(b).name()));
+            if (!bs.isEmpty()) {
+                entries.add(new Entry<>(p, spec, List.copyOf(bs)));
+            }
+        }
+    }
+
+    public Namespaces namespaces() {
+        return namespaces;
+    }
+
+    /** Reports every evaluation (and configuration error) for the request to the handler, in order. */
+    public void dispatch(AdmissionRequest request, Handler<P, B> handler) {
+        for (Entry<P, B> e : entries) {
+            try {
+                if (!e.spec().matchConstraints().matches(request, namespaces)) {
+                    continue;
+                }
+            } catch (RuntimeException ex) {
+                handler.configError(e.policy(), null, "failed to configure policy: " + ex.getMessage());
+                continue;
+            }
+            for (B b : e.bindings()) {
+                BindingSpec binding = kinds.bindingSpec().apply(b);
+                List<ObjectNode> found;
+                try {
+                    if (!binding.matchResources().matches(request, namespaces)) {
+                        continue;
+                    }
+                    found = params.collect(e.spec().paramKind(), binding.paramRef(), request);
+                } catch (RuntimeException ex) {
+                    handler.configError(e.policy(), b, "failed to configure binding: " + ex.getMessage());
+                    continue;
+                }
+                for (ObjectNode param : found) {
+                    handler.evaluate(e.policy(), b, param);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.tollgate.functions.celpolicy.common;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.tollgate.cel.CelCompileException;
+import dev.tollgate.cel.CelEvaluationError;
+import dev.tollgate.cel.CompiledExpression;
+import dev.tollgate.cel.Evaluation;
+import dev.tollgate.cel.ExpressionSet;
+import dev.tollgate.cel.KubeCel;
+import dev.tollgate.cel.NamedExpression;
+import dev.tollgate.cel.ResultType;
+
+/**
+ * A policy's expressions compiled once at startup: its composition variables and matchConditions, and any further
+ * expression of the policy compiled against those variables. A compile error is kept, not thrown: as in the API
+ * server the policy still exists, and each request it matches reports the error and is handled by its
+ * failurePolicy. {@link #compileErrors()} lists every error for the startup report.
+ */
+public final class PolicyExpressions {
+
+    /** An expression compiled, or the error that prevented it. */
+    public record Compiled(CompiledExpression expression, String error) {
+
+        public boolean failed() {
+            return expression == null;
+        }
+    }
+
+    /** The outcome of a policy's matchConditions for one request. */
+    public record ConditionResult(boolean matches, String error) {
+
+        static final ConditionResult MATCH = new ConditionResult(true, null);
+        static final ConditionResult NO_MATCH = new ConditionResult(false, null);
+
+        public boolean failed() {
+            return error != null;
+        }
+    }
+
+    private final String policyName;
+    private final ExpressionSet set;
+    private final String variablesError;
+    private final List<NamedExpression> conditionSources;
+    private final List<Compiled> conditions = new ArrayList<>();
+    private final List<String> compileErrors = new ArrayList<>();
+
+    /** Compiles the policy's variables (in order) and matchConditions. */
+    public PolicyExpressions(KubeCel cel, PolicySpec spec) {
+        this.policyName = spec.name();
+        ExpressionSet compiled;
+        String error = null;
+        try {
+            compiled = cel.compileVariables(spec.variables());
+        } catch (CelCompileException e) {
+            compiled = null;
+            error = "compilation error: variables: " + e.getMessage();
+            compileErrors.add(error);
+        }
+        this.set = compiled;
+        this.variablesError = error;
+        this.conditionSources = spec.matchConditions();
+        for (NamedExpression c : spec.matchConditions()) {
+            conditions.add(compile(c.expression(), ResultType.BOOL, "matchConditions[" + c.name() + "]"));
+        }
+    }
+
+    /**
+     * Compiles one more expression of the policy against its variables.
+     *
+     * @param what names the field in the error, e.g. {@code validations[0].expression}
+     */
+    public Compiled compile(String expression, ResultType type, String what) {
+        if (set == null) {
+            return new Compiled(null, variablesError);
+        }
+        try {
+            return new Compiled(set.compile(expression, type), null);
+        } catch (CelCompileException e) {
+            String error = "compilation error: " + what + ": " + e.getMessage();
+            compileErrors.add(error);
+            return new Compiled(null, error);
+        }
+    }
+
+    /** Every compile error found so far, for the startup report. */
+    public List<String> compileErrors() {
+        return List.copyOf(compileErrors);
+    }
+
+    public String policyName() {
+        return policyName;
+    }
+
+    /** The compiled variables, or null when they failed to compile. */
+    public ExpressionSet set() {
+        return set;
+    }
+
+    /** The reason nothing can be evaluated (variables failed to compile), or null. */
+    public String variablesError() {
+        return variablesError;
+    }
+
+    /**
+     * Evaluates the matchConditions as the API server does: any false means no match (even when others erred);
+     * otherwise an error (or a condition that failed to compile) is an error for the failurePolicy to handle; all
+     * true means match.
+     */
+    public ConditionResult matchConditions(Evaluation evaluation) {
+        List<String> errors = new ArrayList<>();
+        for (int i = 0; i < conditions.size(); i++) {
+            Compiled c = conditions.get(i);
+            if (c.failed()) {
+                errors.add(c.error());
+                continue;
+            }
+            try {
+                if (!evaluation.evaluateBool(c.expression())) {
+                    return ConditionResult.NO_MATCH;
+                }
+            } catch (CelEvaluationError e) {
+                errors.add("matchCondition '" + conditionSources.get(i).name() + "': " + describe(e));
+            }
+        }
+        return errors.isEmpty() ? ConditionResult.MATCH : new ConditionResult(false, String.join("; ", errors));
+    }
+
+    /** The API server's wording for an evaluation error. */
+    public static String describe(CelEvaluationError e) {
+        if (e.kind() == CelEvaluationError.Kind.COST_LIMIT) {
+            return "operation cancelled: actual cost limit exceeded: " + e.getMessage();
+        }
+        return "expression '" + e.expression() + "' resulted in error: " + e.getMessage();
+    }
+}
