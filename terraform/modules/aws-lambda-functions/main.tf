@@ -1,0 +1,128 @@
+# One Lambda function per Tollgate function, reachable over an HTTPS function URL that becomes its base URL in the
+# webhook configurations. The function URL is public (the API server cannot sign AWS requests); the function's own
+# path or bearer token check decides who gets an answer.
+
+locals {
+  jvm_handler = "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest"
+
+  # The same environment on every function: its deadline from the shared budget and its caller check.
+  environment = {
+    for name, f in var.functions : name => merge(
+      f.build == "native" ? {
+        # Quarkus native on Lambda: let the runtime, not the JVM signal handlers, manage the process.
+        DISABLE_SIGNAL_HANDLERS = "true"
+        } : {
+        # Tiered compilation at level 1 starts the JVM faster, which is what a cold admission call waits for.
+        JAVA_TOOL_OPTIONS = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"
+      },
+      { TOLLGATE_DEADLINE_TIMEOUT = "${var.timeouts[name].internal_deadline_ms}ms" },
+      contains(keys(var.path_tokens), name) ? { TOLLGATE_AUTH_PATH_TOKEN_VALUES = var.path_tokens[name] } : {},
+      contains(keys(var.bearer_tokens), name) ? { TOLLGATE_AUTH_BEARER_VALUES = join(",", var.bearer_tokens[name]) } : {},
+      f.environment,
+    )
+  }
+
+  unauthenticated = [
+    for name, f in var.functions : name
+    if !contains(nonsensitive(keys(var.path_tokens)), name) && !contains(nonsensitive(keys(var.bearer_tokens)), name)
+    && lower(lookup(f.environment, "TOLLGATE_AUTH_REQUIRED", "true")) != "false"
+  ]
+}
+
+data "aws_iam_policy_document" "assume" {
+  statement {
+    actions = ["sts:AssumeRole"]
+    principals {
+      type        = "Service"
+      identifiers = ["lambda.amazonaws.com"]
+    }
+  }
+}
+
+resource "aws_iam_role" "functions" {
+  name_prefix        = "${var.name_prefix}fn-"
+  assume_role_policy = data.aws_iam_policy_document.assume.json
+  tags               = var.tags
+
+  lifecycle {
+    precondition {
+      condition     = length(local.unauthenticated) == 0
+      error_message = "A function URL is public, and the function refuses to start without a caller check: set path_tokens or bearer_tokens for ${join(", ", local.unauthenticated)} (or TOLLGATE_AUTH_REQUIRED=false in its environment if something else authenticates callers)."
+    }
+  }
+}
+
+resource "aws_cloudwatch_log_group" "function" {
+  for_each          = var.functions
+  name              = "/aws/lambda/${var.name_prefix}${each.key}"
+  retention_in_days = var.log_retention_days
+  tags              = var.tags
+}
+
+# Only what a function does: write its own logs.
+data "aws_iam_policy_document" "logs" {
+  statement {
+    actions   = ["logs:CreateLogStream", "logs:PutLogEvents"]
+    resources = [for g in aws_cloudwatch_log_group.function : "${g.arn}:*"]
+  }
+}
+
+resource "aws_iam_role_policy" "logs" {
+  name   = "write-own-logs"
+  role   = aws_iam_role.functions.id
+  policy = data.aws_iam_policy_document.logs.json
+}
+
+resource "aws_lambda_function" "function" {
+  for_each = var.functions
+
+  function_name    = "${var.name_prefix}${each.key}"
+  description      = "Tollgate admission function ${each.key} (${each.value.build})"
+  role             = aws_iam_role.functions.arn
+  filename         = each.value.package_file
+  source_code_hash = filebase64sha256(each.value.package_file)
+  runtime          = each.value.build == "native" ? "provided.al2023" : var.jvm_runtime
+  # The custom runtime runs the zip's bootstrap; the handler name is unused there.
+  handler       = each.value.build == "native" ? "bootstrap" : local.jvm_handler
+  architectures = [each.value.architecture]
+  memory_size   = coalesce(each.value.memory_mb, each.value.build == "native" ? 256 : 1024)
+  # The platform's request timeout from the shared budget: never longer than the webhook's timeoutSeconds.
+  timeout                        = var.timeouts[each.key].request_timeout_seconds
+  reserved_concurrent_executions = each.value.reserved_concurrency == null ? -1 : each.value.reserved_concurrency
+
+  environment {
+    variables = local.environment[each.key]
+  }
+
+  logging_config {
+    log_format = "Text"
+    log_group  = aws_cloudwatch_log_group.function[each.key].name
+  }
+
+  tags       = var.tags
+  depends_on = [aws_iam_role_policy.logs]
+}
+
+resource "aws_lambda_function_url" "function" {
+  for_each           = var.functions
+  function_name      = aws_lambda_function.function[each.key].function_name
+  authorization_type = "NONE"
+  invoke_mode        = "BUFFERED"
+}
+
+resource "aws_lambda_permission" "function_url" {
+  for_each               = var.functions
+  statement_id           = "PublicFunctionUrl"
+  action                 = "lambda:InvokeFunctionUrl"
+  function_name          = aws_lambda_function.function[each.key].function_name
+  principal              = "*"
+  function_url_auth_type = "NONE"
+}
+
+resource "aws_lambda_permission" "invoke" {
+  for_each      = var.grant_invoke_function ? var.functions : {}
+  statement_id  = "PublicInvokeForFunctionUrl"
+  action        = "lambda:InvokeFunction"
+  function_name = aws_lambda_function.function[each.key].function_name
+  principal     = "*"
+}
