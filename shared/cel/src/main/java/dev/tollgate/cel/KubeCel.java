@@ -103,7 +103,7 @@ public final class KubeCel {
                 .setOptions(opts)
                 .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
                 .addCompilerLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.sets(opts),
-                        CelExtensions.lists(), CelExtensions.comprehensions())
+                        listsExtension(), CelExtensions.comprehensions())
                 .addRuntimeLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.sets(opts),
                         CelExtensions.lists(), CelExtensions.comprehensions());
         if (admissionScope) {
@@ -121,8 +121,23 @@ public final class KubeCel {
             b.addFunctionDeclarations(lib.functions());
             b.addFunctionBindings(lib.bindings());
             b.addVarDeclarations(lib.variables());
+            b.addMacros(lib.macros());
         }
         return b.build();
+    }
+
+    /**
+     * cel-java's lists extension. Its sortBy macro builds [element, key] pairs, which homogeneous literals reject;
+     * {@link dev.tollgate.cel.library.ListsLibrary} registers sortBy as cel-go expands it, replacing that macro.
+     */
+    private static dev.cel.compiler.CelCompilerLibrary listsExtension() {
+        dev.cel.compiler.CelCompilerLibrary lists = CelExtensions.lists();
+        return new dev.cel.compiler.CelCompilerLibrary() {
+            @Override
+            public void setCheckerOptions(dev.cel.checker.CelCheckerBuilder checker) {
+                lists.setCheckerOptions(checker);
+            }
+        };
     }
 
     /** Compiles one expression that uses no composition variables; see {@link ExpressionSet#compile}. */

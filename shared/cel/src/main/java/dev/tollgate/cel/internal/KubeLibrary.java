@@ -17,6 +17,11 @@ public interface KubeLibrary {
 
     List<CelFunctionBinding> bindings();
 
+    /** Parser macros this library adds. */
+    default List<dev.cel.parser.CelMacro> macros() {
+        return List.of();
+    }
+
     default List<CelVarDecl> variables() {
         return List.of();
     }

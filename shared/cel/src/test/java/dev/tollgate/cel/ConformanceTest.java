@@ -1,0 +1,86 @@
+package dev.tollgate.cel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.tollgate.cel.internal.CelCompare;
+
+/**
+ * Runs the upstream-transcribed cases in ../shared/fixtures/cel/cel-cases.json: {@code expr} with {@code self}
+ * bound to the JSON value must yield {@code expect}, or fail (compile or run time) where {@code error} is given.
+ * Prints the pass count per group, and for error cases the expected and actual messages side by side.
+ */
+class ConformanceTest {
+
+    @Test
+    void allCasesPass() throws Exception {
+        String dir = System.getProperty("tollgate.fixtures.dir");
+        assumeTrue(dir != null, "system property tollgate.fixtures.dir is not set; cannot find cel-cases.json");
+        Path file = Path.of(dir, "cel", "cel-cases.json");
+        assumeTrue(Files.isRegularFile(file), "fixture " + file + " is absent: CEL conformance cases not run");
+        JsonNode cases = Requests.JSON.readTree(file.toFile()).get("cases");
+
+        KubeCel cel = KubeCel.builder().variables("self").build();
+        Map<String, int[]> perGroup = new TreeMap<>();
+        List<String> failures = new ArrayList<>();
+        List<String> errorPairs = new ArrayList<>();
+        for (JsonNode c : cases) {
+            String group = c.get("group").asText();
+            String expr = c.get("expr").asText();
+            int[] counts = perGroup.computeIfAbsent(group, g -> new int[2]);
+            counts[1]++;
+            String outcome;
+            Object actual = null;
+            String error = null;
+            try {
+                CompiledExpression e = cel.compile(expr, ResultType.ANY);
+                actual = cel.newEvaluation(Map.of("self", c.has("self") ? c.get("self")
+                        : com.fasterxml.jackson.databind.node.NullNode.getInstance())).evaluate(e);
+            } catch (CelCompileException | CelEvaluationError x) {
+                error = x.getMessage();
+            }
+            if (c.has("error")) {
+                if (error != null) {
+                    counts[0]++;
+                    errorPairs.add(group + " | " + expr + "\n    expected: " + c.get("error").asText()
+                            + "\n    actual:   " + error.replace('\n', ' '));
+                    continue;
+                }
+                outcome = "expected an error (" + c.get("error").asText() + ") but got " + actual;
+            } else if (error != null) {
+                outcome = "failed: " + error;
+            } else if (CelCompare.equal(CelValues.fromJson(c.get("expect")), actual)) {
+                counts[0]++;
+                continue;
+            } else {
+                outcome = "expected " + c.get("expect") + " but got " + actual;
+            }
+            failures.add(group + " | " + expr + " -> " + outcome);
+        }
+        System.out.println("CEL conformance (" + file + "):");
+        int pass = 0;
+        int total = 0;
+        for (Map.Entry<String, int[]> g : perGroup.entrySet()) {
+            System.out.printf("  %-32s %3d / %3d%n", g.getKey(), g.getValue()[0], g.getValue()[1]);
+            pass += g.getValue()[0];
+            total += g.getValue()[1];
+        }
+        System.out.printf("  %-32s %3d / %3d%n", "TOTAL", pass, total);
+        if (Boolean.getBoolean("tollgate.cel.printErrors")) {
+            errorPairs.forEach(p -> System.out.println("  " + p));
+        }
+        failures.forEach(f -> System.out.println("  FAIL " + f));
+        assertEquals(List.of(), failures);
+    }
+}
