@@ -1,0 +1,189 @@
+package dev.tollgate.simulator.cli;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+import dev.tollgate.admission.Operation;
+import dev.tollgate.admission.registration.WebhookRegistration;
+import dev.tollgate.simulator.BundleCatalog;
+import dev.tollgate.simulator.Configurations;
+import dev.tollgate.simulator.HttpWebhookClient;
+import dev.tollgate.simulator.InputException;
+import dev.tollgate.simulator.InputManifest;
+import dev.tollgate.simulator.ManifestReport;
+import dev.tollgate.simulator.MatchConditionsSupport;
+import dev.tollgate.simulator.Reports;
+import dev.tollgate.simulator.ReviewSettings;
+import dev.tollgate.simulator.Simulator;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tollgate review}: what the API server's dynamic admission would do to these manifests. */
+@Command(name = "review", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Runs manifests through the admission webhooks as the API server would: matching, the mutating chain "
+                    + "with reinvocation, the validating webhooks, failurePolicy, timeouts and response checks.",
+            "With no --config or --url, the bundled functions are served in-process and the configurations are "
+                    + "rendered from their webhook.yaml.",
+            "Exit status: 0 when every manifest is allowed, 1 when any is denied, 2 for bad input." },
+        exitCodeOnInvalidInput = 2, exitCodeOnExecutionException = 2)
+@RegisterForReflection
+public class ReviewCommand implements Callable<Integer> {
+
+    @Parameters(arity = "1..*", paramLabel = "MANIFEST",
+            description = "YAML or JSON files, or folders of them (each document one object; Lists are expanded)")
+    List<Path> manifests;
+
+    @Option(names = { "-X", "--operation" }, defaultValue = "CREATE",
+            description = "CREATE (default), UPDATE (with --old) or DELETE (the manifests are the objects deleted)")
+    Operation operation;
+
+    @Option(names = "--old", paramLabel = "FILE", description = "for UPDATE: the objects as stored now (matched by "
+            + "kind, namespace and name)")
+    List<Path> old = new ArrayList<>();
+
+    @Option(names = "--namespaces", paramLabel = "FILE", description = "Namespace objects, for namespaceSelector "
+            + "and namespaceObject (others are assumed to carry only the kubernetes.io/metadata.name label)")
+    List<Path> namespaces = new ArrayList<>();
+
+    @Option(names = "--default-namespace", defaultValue = "default", paramLabel = "NS",
+            description = "namespace of namespaced objects that name none (default: ${DEFAULT-VALUE})")
+    String defaultNamespace;
+
+    @Option(names = "--user", defaultValue = "kubernetes-admin", description = "userInfo.username "
+            + "(default: ${DEFAULT-VALUE})")
+    String user;
+
+    @Option(names = "--group", paramLabel = "GROUP", description = "userInfo.groups, repeatable "
+            + "(default: system:masters, system:authenticated)")
+    List<String> groups = new ArrayList<>();
+
+    @Option(names = "--dry-run", description = "send the requests as dry runs (webhooks with sideEffects other "
+            + "than None/NoneOnDryRun reject them)")
+    boolean dryRun;
+
+    @Option(names = { "-f", "--config" }, paramLabel = "FILE", description = "Mutating/ValidatingWebhookConfiguration "
+            + "YAML or JSON (e.g. the Terraform module's output); repeatable")
+    List<Path> configs = new ArrayList<>();
+
+    @Option(names = "--url", paramLabel = "[FUNCTION=]URL", description = "render the bundled catalog against remote "
+            + "functions: a base URL serving every function (an all-in-one bundle), or FUNCTION=URL per function; "
+            + "repeatable")
+    List<String> urls = new ArrayList<>();
+
+    @Option(names = "--ca-file", paramLabel = "PEM", description = "CA certificates to trust for HTTPS webhooks "
+            + "(put in the rendered caBundle; also used for configurations without one)")
+    Path caFile;
+
+    @Option(names = "--exclude-namespaces", split = ",", paramLabel = "NS",
+            description = "namespaces the rendered configurations exclude (default: ${DEFAULT-VALUE})",
+            defaultValue = "kube-system,kube-node-lease,knative-serving,kourier-system,tollgate")
+    List<String> excluded;
+
+    @Option(names = { "-o", "--output" }, defaultValue = "text", description = "text (default) or json")
+    String output;
+
+    private final Supplier<String> localBundleUrl;
+
+    /** @param localBundleUrl the base URL of the bundle this process serves */
+    public ReviewCommand(Supplier<String> localBundleUrl) {
+        this.localBundleUrl = localBundleUrl;
+    }
+
+    @Override
+    public Integer call() {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        try {
+            if (!output.equals("text") && !output.equals("json")) {
+                throw new InputException("--output must be text or json, got '" + output + "'");
+            }
+            String caPem = caFile == null ? "" : Configurations.readPem(caFile);
+            Configurations configurations = configurations(caPem);
+            List<InputManifest> inputs = InputManifest.read(manifests);
+            if (inputs.isEmpty()) {
+                throw new InputException("no manifests found in " + manifests);
+            }
+            // As with kubectl apply on a folder, Namespaces among the manifests exist for the objects after them.
+            List<InputManifest> knownNamespaces = new ArrayList<>(InputManifest.read(namespaces));
+            inputs.stream().filter(m -> m.kind().equals("Namespace") && m.apiVersion().equals("v1"))
+                    .forEach(knownNamespaces::add);
+            ReviewSettings settings = new ReviewSettings(operation, InputManifest.read(old), knownNamespaces, user,
+                    groups.isEmpty() ? List.of("system:masters", "system:authenticated") : groups, dryRun,
+                    defaultNamespace);
+            MatchConditionsSupport conditions = new MatchConditionsSupport(dev.tollgate.cel.KubeCel.standard());
+            conditions.compileAll(configurations);
+            List<ManifestReport> reports = new ArrayList<>();
+            try (Simulator simulator = new Simulator(configurations, new HttpWebhookClient(caPem),
+                    conditions)) {
+                for (InputManifest m : inputs) {
+                    reports.add(simulator.review(m, settings));
+                }
+            }
+            out.print(output.equals("json") ? Reports.json(reports) : Reports.text(reports));
+            return reports.stream().allMatch(ManifestReport::allowed) ? 0 : 1;
+        } catch (InputException e) {
+            System.err.println("tollgate review: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private Configurations configurations(String caPem) {
+        List<Configurations> parts = new ArrayList<>();
+        if (!configs.isEmpty()) {
+            parts.add(Configurations.read(configs));
+        }
+        List<WebhookRegistration> catalog = BundleCatalog.registrations();
+        if (!urls.isEmpty()) {
+            String base = null;
+            Map<String, String> byFunction = new LinkedHashMap<>();
+            for (String u : urls) {
+                int eq = u.indexOf('=');
+                if (eq > 0 && !u.substring(0, eq).contains(":")) {
+                    byFunction.put(u.substring(0, eq), u.substring(eq + 1));
+                } else if (base == null) {
+                    base = u;
+                } else {
+                    throw new InputException("--url: only one base URL for all functions, got " + base + " and " + u);
+                }
+            }
+            List<String> unknown = byFunction.keySet().stream()
+                    .filter(f -> catalog.stream().noneMatch(r -> r.function().equals(f))).toList();
+            if (!unknown.isEmpty()) {
+                throw new InputException("--url names functions that are not bundled: " + unknown);
+            }
+            String fallback = base;
+            List<String> missing = catalog.stream().map(WebhookRegistration::function).distinct()
+                    .filter(f -> fallback == null && !byFunction.containsKey(f)).toList();
+            if (!missing.isEmpty()) {
+                System.err.println("tollgate review: note: no --url for " + missing + "; their webhooks are left out");
+            }
+            parts.add(Configurations.render(catalog, f -> byFunction.getOrDefault(f, fallback), caPem, excluded));
+        }
+        if (parts.isEmpty()) {
+            // Nothing given: the bundle is served by this very process, on a loopback port.
+            String local = localBundleUrl.get();
+            parts.add(Configurations.render(catalog, f -> local, "", excluded));
+        }
+        List<com.fasterxml.jackson.databind.node.ObjectNode> all = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Configurations c : parts) {
+            for (var o : c.objects()) {
+                String id = o.path("kind").asText() + "/" + o.path("metadata").path("name").asText();
+                if (!names.add(id)) {
+                    throw new InputException(id + " is given twice (by --config and by the --url rendering)");
+                }
+                all.add(o);
+            }
+        }
+        return new Configurations(all);
+    }
+}
