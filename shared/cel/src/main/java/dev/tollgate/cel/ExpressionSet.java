@@ -38,9 +38,17 @@ public final class ExpressionSet {
     private final List<NamedExpression> variables;
     final List<CompiledExpression> compiledVariables;
     private final Set<String> variableNames;
+    /** Admission variables this set's expressions may not use (matchConditions have no params, for instance). */
+    private final Set<String> unavailable;
 
     ExpressionSet(KubeCel env, List<NamedExpression> variables, List<CompiledExpression> compiledVariables) {
+        this(env, variables, compiledVariables, Set.of());
+    }
+
+    ExpressionSet(KubeCel env, List<NamedExpression> variables, List<CompiledExpression> compiledVariables,
+            Set<String> unavailable) {
         this.env = env;
+        this.unavailable = unavailable;
         this.variables = variables;
         this.compiledVariables = compiledVariables;
         this.variableNames = new HashSet<>();
@@ -143,6 +151,11 @@ public final class ExpressionSet {
                                     : " (declared before this expression: " + variables.stream()
                                             .map(NamedExpression::name).toList() + ")")));
                 }
+            }
+            if (e.getKind() == CelExpr.ExprKind.Kind.IDENT && unavailable.contains(e.ident().name())
+                    && !isShadowed(node, e.ident().name())) {
+                issues.add(issue(source, e.id(), "undeclared reference to '" + e.ident().name()
+                        + "' (not available here)"));
             }
             if (e.getKind() == CelExpr.ExprKind.Kind.CALL) {
                 CheckedCall call = new CheckedCall(e.call().function(), e.call().target(), e.call().args(),

@@ -69,7 +69,7 @@ public final class RegexLibrary implements KubeLibrary {
             try {
                 Pattern.compile(re);
             } catch (PatternSyntaxException e) {
-                errors.add("compile error: program instantiation failed: error parsing regexp: " + e.getMessage());
+                errors.add("compile error: invalid regular expression: " + e.getMessage());
             }
         });
     }
