@@ -1,0 +1,105 @@
+package dev.tollgate.terraform;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * terraform validate for every module and example whose providers can be installed here. Where one cannot (the
+ * hashicorp/kubernetes provider is not in this machine's mirror), the test is reported as skipped with that reason,
+ * and the examples are still validated without their cluster.tf, the only file that uses it.
+ */
+class ValidateTest {
+
+    @TestFactory
+    Stream<DynamicTest> modulesAndExamplesValidate() {
+        List<Path> dirs = new ArrayList<>(Terraform.folders("modules"));
+        dirs.addAll(Terraform.folders("examples"));
+        assertFalse(dirs.isEmpty(), "no modules or examples under terraform/");
+        return dirs.stream().map(dir -> DynamicTest.dynamicTest(name(dir), () -> {
+            Set<String> missing = missingProviders(dir);
+            Assumptions.assumeTrue(missing.isEmpty(), () -> name(dir) + ": terraform validate not run, provider(s) "
+                    + missing + " cannot be installed here (not in the filesystem mirror " + Terraform.MIRROR
+                    + "); checked by terraform fmt, and examples by the validate without cluster.tf");
+            initAndValidate(dir);
+        }));
+    }
+
+    /** The examples minus cluster.tf: everything but the kubernetes_manifest wiring, validated anywhere. */
+    @TestFactory
+    Stream<DynamicTest> examplesValidateWithoutTheClusterPart() {
+        return Terraform.folders("examples").stream().map(dir -> DynamicTest.dynamicTest(name(dir) + " without cluster.tf",
+                () -> {
+                    assertTrue(Files.isRegularFile(dir.resolve("cluster.tf")), dir + " keeps its cluster wiring in cluster.tf");
+                    Path copy = withoutClusterPart(dir);
+                    Set<String> missing = missingProviders(copy);
+                    Assumptions.assumeTrue(missing.isEmpty(), () -> "providers " + missing + " cannot be installed here");
+                    initAndValidate(copy);
+                }));
+    }
+
+    /** The Knative example has no provider besides kubernetes: its terraform.tfvars.example must plan. */
+    @TestFactory
+    Stream<DynamicTest> exampleTfvarsPlanWhereNoCloudAccountIsNeeded() {
+        return Terraform.folders("examples").stream()
+                .filter(dir -> Terraform.requiredProviders(withoutClusterPart(dir)).isEmpty())
+                .map(dir -> DynamicTest.dynamicTest(name(dir) + " plans with terraform.tfvars.example", () -> {
+                    Path copy = withoutClusterPart(dir);
+                    Terraform.runOk(copy, "init", "-backend=false", "-input=false", "-no-color");
+                    Terraform.Result plan = Terraform.runOk(copy, "plan", "-input=false", "-no-color", "-refresh=false",
+                            "-var-file=" + dir.resolve("terraform.tfvars.example"));
+                    assertTrue(plan.output().contains("Changes to Outputs"), plan.output());
+                }));
+    }
+
+    private static void initAndValidate(Path dir) {
+        Terraform.runOk(dir, "init", "-backend=false", "-input=false", "-no-color");
+        Terraform.Result r = Terraform.runOk(dir, "validate", "-no-color");
+        assertTrue(r.output().contains("The configuration is valid"), r.output());
+    }
+
+    private static Set<String> missingProviders(Path dir) {
+        Set<String> required = Terraform.requiredProviders(dir);
+        required.removeIf(Terraform::providerAvailable);
+        return required;
+    }
+
+    /** A copy of an example without cluster.tf, its module sources pointed back at the work tree's modules. */
+    private static Path withoutClusterPart(Path example) {
+        Path copy = Terraform.target().resolve("terraform-work").resolve("partial-" + example.getFileName());
+        try {
+            Files.createDirectories(copy);
+            try (Stream<Path> files = Files.list(example)) {
+                for (Path f : files.filter(f -> f.toString().endsWith(".tf")).toList()) {
+                    if (f.getFileName().toString().equals("cluster.tf")) {
+                        continue;
+                    }
+                    String text = Files.readString(f)
+                            .replace("\"../../modules/", "\"" + Terraform.workTree().resolve("modules") + "/")
+                            .replace("${path.module}/../../catalog/", Terraform.workTree().resolve("catalog") + "/")
+                            .replace("${path.module}/../../..", Terraform.workTree().getParent().toString());
+                    Files.writeString(copy.resolve(f.getFileName()), text);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return copy;
+    }
+
+    private static String name(Path dir) {
+        return dir.getParent().getFileName() + "/" + dir.getFileName();
+    }
+}

@@ -1,0 +1,60 @@
+# Functions run on AWS Lambda behind function URLs; their webhook configurations go to an external cluster.
+# Lambda's URLs feed the configurations, and the configurations' timeouts feed Lambda (no cycle: the timeouts do not
+# depend on the URLs).
+
+provider "aws" {
+  region = var.aws_region
+}
+
+locals {
+  catalog   = jsondecode(file(coalesce(var.catalog_file, "${path.module}/../../catalog/catalog.json")))
+  repo_root = "${path.module}/../../.."
+}
+
+module "webhooks" {
+  source = "../../modules/webhook-configurations"
+
+  catalog       = local.catalog
+  functions     = keys(var.functions)
+  function_urls = module.functions.function_urls
+  path_tokens   = var.path_tokens
+  overrides     = var.overrides
+  timing        = var.timing
+  # Nothing of Tollgate runs inside the external cluster.
+  functions_namespace = null
+}
+
+module "functions" {
+  source = "../../modules/aws-lambda-functions"
+
+  functions = {
+    for name, f in var.functions : name => merge(f, {
+      package_file = coalesce(f.package_file, "${local.repo_root}/functions/${name}/target/function.zip")
+    })
+  }
+  timeouts      = module.webhooks.timeouts
+  path_tokens   = var.path_tokens
+  bearer_tokens = var.bearer_tokens
+  tags          = var.tags
+}
+
+output "function_urls" {
+  description = "The Lambda function URLs (without tokens)."
+  value       = module.functions.function_urls
+}
+
+output "timeouts" {
+  description = "Per function: webhook timeoutSeconds, Lambda timeout and the function's deadline."
+  value       = module.webhooks.timeouts
+}
+
+output "webhooks" {
+  description = "What is registered: function, type, path, failurePolicy, timeoutSeconds per webhook."
+  value       = module.webhooks.webhooks
+}
+
+output "manifests_yaml" {
+  description = "The configurations as YAML, for kubectl or a GitOps repository."
+  value       = module.webhooks.manifests_yaml
+  sensitive   = true
+}
