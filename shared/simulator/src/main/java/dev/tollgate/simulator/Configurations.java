@@ -30,11 +30,11 @@ public final class Configurations {
     public static final String RENDERED_NAME = "tollgate";
     /**
      * Namespaces the rendered configurations leave alone, so the functions cannot block the cluster's own
-     * workloads or themselves (the same defaults as the Terraform module: kube-system, kube-node-lease, the Knative
-     * system namespaces and the functions' namespace).
+     * workloads or themselves: the defaults of terraform/modules/webhook-configurations (excluded_namespaces plus
+     * functions_namespace).
      */
     public static final List<String> DEFAULT_EXCLUDED_NAMESPACES = List.of("kube-system", "kube-node-lease",
-            "knative-serving", "kourier-system", "tollgate");
+            "knative-serving", "knative-eventing", "kourier-system", "knative-operator", "tollgate");
 
     private final List<ObjectNode> objects;
     private final List<Webhook> mutating;

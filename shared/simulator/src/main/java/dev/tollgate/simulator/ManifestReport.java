@@ -24,6 +24,6 @@ public record ManifestReport(String source, String kind, String namespace, Strin
         ArrayNode patch) {
 
     public String objectRef() {
-        return kind + " " + (namespace.isEmpty() ? "" : namespace + "/") + name;
+        return kind + " " + (namespace.isEmpty() || kind.equals("Namespace") ? "" : namespace + "/") + name;
     }
 }

@@ -86,7 +86,8 @@ public class ReviewCommand implements Callable<Integer> {
 
     @Option(names = "--exclude-namespaces", split = ",", paramLabel = "NS",
             description = "namespaces the rendered configurations exclude (default: ${DEFAULT-VALUE})",
-            defaultValue = "kube-system,kube-node-lease,knative-serving,kourier-system,tollgate")
+            defaultValue = "kube-system,kube-node-lease,knative-serving,knative-eventing,kourier-system,"
+                    + "knative-operator,tollgate")
     List<String> excluded;
 
     @Option(names = { "-o", "--output" }, defaultValue = "text", description = "text (default) or json")
