@@ -1,0 +1,97 @@
+package dev.tollgate.functions.celpolicy;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.List;
+
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.tollgate.admission.AdmissionLimits;
+import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.testing.AdmissionHttp;
+import dev.tollgate.testing.MalformedRequests;
+import dev.tollgate.testing.Manifests;
+import dev.tollgate.testing.ReviewBuilder;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The function as the API server sees it, configured with examples/ (see application.properties, %test). */
+@QuarkusTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CelPolicyHttpTest {
+
+    private static final AdmissionHttp FUNCTION = AdmissionHttp.validating("/cel-policy");
+
+    @ParameterizedTest
+    @EnumSource(AdmissionVersion.class)
+    void deniesWithTheParamOfTheNamespacesEnvironment(AdmissionVersion version) {
+        FUNCTION.review(ReviewBuilder.create(Policies.deployment("sandbox", 4, "registry.example.com/web:1"))
+                .version(version))
+                .assertDenied().withCode(422).withReason("Invalid")
+                .withMessageContaining("ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding "
+                        + "'replicalimit-binding-test.example.com' denied request: object.spec.replicas must be no "
+                        + "greater than 3");
+        FUNCTION.review(ReviewBuilder.create(Policies.deployment("shop", 40, "registry.example.com/web:1"))
+                .version(version)).assertAllowed().assertNoWarnings();
+    }
+
+    @ParameterizedTest
+    @EnumSource(AdmissionVersion.class)
+    void warnsWithoutDenying(AdmissionVersion version) {
+        FUNCTION.review(ReviewBuilder.create(Policies.deployment("shop", 2, "registry.example.com/web"))
+                .version(version))
+                .assertAllowed().assertWarningContaining("Validation failed for ValidatingAdmissionPolicy "
+                        + "'no-latest-tag.example.com' with binding 'no-latest-tag-binding.example.com'");
+    }
+
+    @ParameterizedTest
+    @EnumSource(AdmissionVersion.class)
+    void deniesUntrustedImagesAndAuditsThem(AdmissionVersion version) {
+        var pod = Manifests.parse("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: web, namespace: shop}
+                spec: {containers: [{name: app, image: docker.io/nginx}]}
+                """);
+        FUNCTION.review(ReviewBuilder.create(pod).version(version))
+                .assertDenied().withCode(403).withReason("Forbidden")
+                .withMessageContaining("containers app use images outside registry.example.com")
+                .assertAuditAnnotation("trusted-registry.example.com.untrusted", "app");
+    }
+
+    @Test
+    void unknownNamespaceIsAFailureUnderFailPolicy() {
+        FUNCTION.review(ReviewBuilder.create(Policies.deployment("elsewhere", 1, "registry.example.com/web:1")))
+                .assertDenied().withMessageContaining("namespace \"elsewhere\" is not known");
+    }
+
+    static List<MalformedRequests.Case> malformed() {
+        return MalformedRequests.cases(AdmissionLimits.DEFAULTS.maxBodyBytes());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformed")
+    @Order(1)
+    void refusesMalformedRequestWithJsonError(MalformedRequests.Case badRequest) {
+        badRequest.assertRefused("/cel-policy");
+    }
+
+    @Test
+    void healthEndpointsAnswer() {
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    @Order(2)
+    void stillServingAfterBadRequests() {
+        FUNCTION.review(ReviewBuilder.create(Policies.deployment("shop", 1, "registry.example.com/web:1")))
+                .assertAllowed().assertNoWarnings();
+    }
+}
