@@ -1,0 +1,25 @@
+package dev.tollgate.runtime;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+
+/** With tollgate.deadline.on-timeout=allow, an overrun is answered as an allow that carries a warning. */
+@QuarkusTest
+@TestProfile(AuthProfiles.AllowOnTimeout.class)
+class DeadlineVerdictTest {
+
+    @Test
+    void overrunIsAllowedWithAWarningInTheRequestsVersion() {
+        String body = Probe.body("sleep-ms", "30000");
+        given().contentType("application/json").body(body).post("/probe").then().statusCode(200)
+                .body("apiVersion", equalTo("admission.k8s.io/v1"))
+                .body("response.allowed", equalTo(true))
+                .body("response.warnings[0]", containsString("allowed by the configured deadline verdict"));
+    }
+}

@@ -1,0 +1,43 @@
+package dev.tollgate.runtime;
+
+import static io.restassured.RestAssured.given;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.tollgate.testing.Manifests;
+import dev.tollgate.testing.Pods;
+import dev.tollgate.testing.ReviewBuilder;
+
+/** Test helpers: review bodies for {@link ProbePolicy} and reading counters from /q/metrics. */
+final class Probe {
+
+    private Probe() {
+    }
+
+    /** A pod review whose labels steer the probe policy, e.g. {@code body("probe", "deny")}. */
+    static String body(String... labels) {
+        return Manifests.toJson(ReviewBuilder.create(Pods.withLabels(Pods.minimal("web"), labels)).build());
+    }
+
+    static String metrics() {
+        return given().get("/q/metrics").then().statusCode(200).extract().asString();
+    }
+
+    /** The value of the metric line that starts with {@code name{} and holds every given label. */
+    static double metric(String text, String name, String... labels) {
+        double sum = 0;
+        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE);
+        Matcher m = line.matcher(text);
+        while (m.find()) {
+            boolean all = true;
+            for (String l : labels) {
+                all &= m.group(1).contains(l);
+            }
+            if (all) {
+                sum += Double.parseDouble(m.group(2));
+            }
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.tollgate.runtime;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.tollgate.admission.AdmissionRequest;
+import dev.tollgate.admission.ValidatingPolicy;
+import dev.tollgate.admission.Verdict;
+
+/**
+ * A test policy steered by the object's labels: {@code probe=deny} denies, {@code probe=throw} throws,
+ * {@code probe=spin} busy-loops ignoring interrupts for {@code sleep-ms}, and {@code sleep-ms=N} sleeps N ms.
+ */
+@ApplicationScoped
+public class ProbePolicy implements ValidatingPolicy {
+
+    @Override
+    public String name() {
+        return "probe";
+    }
+
+    @Override
+    public Verdict validate(AdmissionRequest request) {
+        var labels = request.object() == null ? java.util.Map.<String, String>of() : request.object().labels();
+        long sleep = Long.parseLong(labels.getOrDefault("sleep-ms", "0"));
+        String mode = labels.getOrDefault("probe", "");
+        if (mode.equals("spin")) {
+            long until = System.nanoTime() + sleep * 1_000_000;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+        } else if (sleep > 0) {
+            try {
+                Thread.sleep(sleep);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+        return switch (mode) {
+            case "deny" -> Verdict.deny(403, "probe says no");
+            case "throw" -> throw new IllegalStateException("probe failure");
+            default -> Verdict.allow();
+        };
+    }
+}

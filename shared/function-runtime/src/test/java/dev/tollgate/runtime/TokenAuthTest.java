@@ -1,0 +1,90 @@
+package dev.tollgate.runtime;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+
+/** Bearer and path token together: both must pass; refusals are a bare, counted 401. */
+@QuarkusTest
+@TestProfile(AuthProfiles.Tokens.class)
+class TokenAuthTest {
+
+    private static Response post(String path, String bearer) {
+        var spec = given().contentType("application/json").body(Probe.body("probe", "deny"));
+        if (bearer != null) {
+            spec = spec.header("Authorization", "Bearer " + bearer);
+        }
+        return spec.post(path);
+    }
+
+    private static void assertRefused(Response r) {
+        r.then().statusCode(401).body("status", equalTo(401)).body("message", equalTo("Unauthorized"));
+        String body = r.asString();
+        assertEquals(false, body.contains("probe") || body.contains("token") || body.contains("bearer"), body);
+    }
+
+    @Test
+    void bothTokensAdmitTheCaller() {
+        post("/" + AuthProfiles.PATH_TOKEN + "/probe", AuthProfiles.BEARER_OLD).then().statusCode(200)
+                .body("response.allowed", equalTo(false));
+    }
+
+    @Test
+    void anyMissingOrWrongTokenIsA401WithNoDetail() {
+        String before = Probe.metrics();
+        assertRefused(post("/probe", AuthProfiles.BEARER_OLD)); // no path token
+        assertRefused(post("/" + AuthProfiles.PATH_TOKEN + "x/probe", AuthProfiles.BEARER_OLD));
+        assertRefused(post("/" + AuthProfiles.PATH_TOKEN + "/probe", null)); // no bearer
+        assertRefused(post("/" + AuthProfiles.PATH_TOKEN + "/probe", AuthProfiles.BEARER_NEW)); // not yet valid
+        assertRefused(post("/nothing/here", null)); // unknown paths look the same as known ones
+        assertRefused(given().get("/" + AuthProfiles.PATH_TOKEN + "/../probe"));
+        String after = Probe.metrics();
+        assertEquals(2, Probe.metric(after, "tollgate_rejected_callers_total", "check=\"path-token\"")
+                - Probe.metric(before, "tollgate_rejected_callers_total", "check=\"path-token\""));
+        assertEquals(4, Probe.metric(after, "tollgate_rejected_callers_total", "check=\"bearer\"")
+                - Probe.metric(before, "tollgate_rejected_callers_total", "check=\"bearer\""));
+    }
+
+    @Test
+    void pathTokenIsStrippedBeforeDispatch() {
+        given().contentType("application/json").header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)
+                .body("{}").post("/" + AuthProfiles.PATH_TOKEN + "/no-such-policy")
+                .then().statusCode(404).body("message", equalTo("no policy is served at /no-such-policy"));
+    }
+
+    @Test
+    void bearerTokensRotateWithoutRestart() throws Exception {
+        String path = "/" + AuthProfiles.PATH_TOKEN + "/probe";
+        var file = AuthProfiles.TOKEN_DIR.resolve("bearer");
+        try {
+            Files.writeString(file, AuthProfiles.BEARER_OLD + "\n" + AuthProfiles.BEARER_NEW + "\n");
+            awaitStatus(path, AuthProfiles.BEARER_NEW, 200);
+            Files.writeString(file, AuthProfiles.BEARER_NEW + "\n");
+            awaitStatus(path, AuthProfiles.BEARER_OLD, 401);
+            post(path, AuthProfiles.BEARER_NEW).then().statusCode(200);
+        } finally {
+            Files.writeString(file, AuthProfiles.BEARER_OLD + "\n");
+            awaitStatus(path, AuthProfiles.BEARER_OLD, 200);
+        }
+    }
+
+    /** Waits (bounded) for the file to be re-read: the reload period is 200 ms. */
+    private static void awaitStatus(String path, String bearer, int status) throws InterruptedException {
+        int got = -1;
+        for (int i = 0; i < 100 && got != status; i++) {
+            got = post(path, bearer).statusCode();
+            if (got != status) {
+                Thread.sleep(100);
+            }
+        }
+        assertEquals(status, got);
+    }
+}
