@@ -238,8 +238,14 @@ class EndToEndTest {
     }
 
     private static Run review(String... extra) {
-        List<String> args = new ArrayList<>(List.of("--url", "https://127.0.0.1:" + bundlePort,
-                "--ca-file", certs.certFile.toString(), "--config", e2eConfig.toString()));
+        return review(List.of("--url", "https://127.0.0.1:" + bundlePort, "--ca-file", certs.certFile.toString()),
+                extra);
+    }
+
+    /** tollgate review with the given source of configurations, the test's own webhooks, and the manifests. */
+    private static Run review(List<String> configurations, String... extra) {
+        List<String> args = new ArrayList<>(configurations);
+        args.addAll(List.of("--config", e2eConfig.toString()));
         args.addAll(List.of(extra));
         args.add("examples");
         args.add("src/test/resources/e2e");
@@ -387,5 +393,86 @@ class EndToEndTest {
                 text);
         assertTrue(text.contains("+      imagePullPolicy: Always"), text);
         assertTrue(text.lines().anyMatch(l -> l.matches("\\d+ manifests: \\d+ allowed, \\d+ denied")), text);
+    }
+
+    // ---- the Terraform module's rendering ----
+
+    @Test
+    void terraformRenderedConfigurationsDecideTheSame() throws Exception {
+        Path root = Path.of(System.getProperty("tollgate.root.dir", "../..")).toAbsolutePath().normalize();
+        Path module = root.resolve("terraform/modules/webhook-configurations");
+        Path catalogFile = root.resolve("terraform/catalog/catalog.json");
+        JsonNode catalog = JSON.readTree(catalogFile.toFile());
+        List<String> functions = BundleCatalog.registrations().stream().map(r -> r.function()).distinct()
+                .filter(f -> catalog.path("functions").has(f)).sorted().toList();
+        assertTrue(functions.containsAll(List.of("always-pull-images", "require-labels")), functions.toString());
+        Path work = Files.createDirectories(dir.resolve("terraform"));
+        Files.writeString(work.resolve("main.tf"), """
+                module "webhooks" {
+                  source      = "%s"
+                  catalog     = jsondecode(file("%s"))
+                  functions   = [%s]
+                  default_url = "https://127.0.0.1:%d"
+                  ca_bundle   = file("%s")
+                }
+
+                output "manifests_yaml" {
+                  value     = module.webhooks.manifests_yaml
+                  sensitive = true
+                }
+                """.formatted(module, catalogFile, String.join(", ", functions.stream().map(f -> "\"" + f + "\"")
+                .toList()), bundlePort, certs.certFile.toAbsolutePath()));
+        // A CLI configuration of our own (no providers are needed: the module is pure).
+        Path cliConfig = Files.writeString(work.resolve("terraformrc"), "# tollgate simulator test: no providers\n");
+        terraform(work, cliConfig, "init", "-input=false", "-no-color");
+        terraform(work, cliConfig, "apply", "-auto-approve", "-input=false", "-no-color");
+        Path rendered = work.resolve("webhook-configurations.yaml");
+        Files.writeString(rendered, terraform(work, cliConfig, "output", "-raw", "manifests_yaml"));
+
+        Run run = review(List.of("--config", rendered.toString()), "-o", "json");
+        assertEquals(1, run.exit(), run.stdout());
+        JsonNode missing = run.manifest("checkout");
+        assertEquals("admission webhook \"require-labels.tollgate.dev\" denied the request: Deployment \"checkout\" "
+                + "is missing required label team", missing.path("message").asText());
+        JsonNode compliant = run.manifest("web");
+        assertTrue(compliant.path("allowed").asBoolean(), compliant.toString());
+        assertEquals("patched", webhook(compliant, "always-pull-images.tollgate.dev", 0).path("result").asText());
+        for (JsonNode c : run.manifest("metrics-agent").path("webhooks")) {
+            if (c.path("configuration").asText().equals("tollgate")) {
+                assertTrue(c.path("detail").asText().startsWith("namespaceSelector does not match namespace "
+                        + "kube-system"), c.toString());
+            }
+        }
+        JsonNode again = webhook(run.manifest("injected"), "always-pull-images.tollgate.dev", 1);
+        assertEquals("patched", again.path("result").asText());
+    }
+
+    private static String terraform(Path work, Path cliConfig, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add("terraform");
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile());
+        pb.environment().put("TF_CLI_CONFIG_FILE", cliConfig.toString());
+        pb.environment().put("TF_IN_AUTOMATION", "1");
+        pb.environment().put("CHECKPOINT_DISABLE", "1");
+        Path out = work.resolve("terraform-" + args[0] + ".out");
+        Path err = work.resolve("terraform-" + args[0] + ".err");
+        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new AssertionError("terraform is not on PATH (" + e.getMessage() + "): this test renders the "
+                    + "configurations with terraform/modules/webhook-configurations; install Terraform 1.11", e);
+        }
+        if (!p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("terraform " + String.join(" ", args) + " did not finish in 180 s");
+        }
+        if (p.exitValue() != 0) {
+            fail("terraform " + String.join(" ", args) + " failed (" + p.exitValue() + "):\n" + Files.readString(out)
+                    + Files.readString(err));
+        }
+        return Files.readString(out);
     }
 }
