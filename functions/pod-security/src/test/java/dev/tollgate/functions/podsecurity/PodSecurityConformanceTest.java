@@ -1,0 +1,166 @@
+package dev.tollgate.functions.podsecurity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.tollgate.testing.AdmissionHttp;
+import dev.tollgate.testing.Manifests;
+import dev.tollgate.testing.ReviewBuilder;
+import dev.tollgate.testing.ReviewResult;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Upstream's conformance fixtures (../shared/fixtures/pod-security: pods under {@code <level>/<version>/<pass|fail>}
+ * described by index.json), each sent to the running function over HTTP as an AdmissionReview in enforce mode at
+ * its level and version: pass pods must be allowed, fail pods denied with a message containing the fixture's
+ * {@code expectErrorSubstring}. One test per level and version; the counts are printed at the end.
+ */
+@QuarkusTest
+class PodSecurityConformanceTest {
+
+    private static final Map<String, int[]> COUNTS = new ConcurrentHashMap<>();
+
+    record Fixture(String path, String level, String version, boolean allow, String check, String expectError) {
+    }
+
+    static Path fixturesDir() {
+        String dir = System.getProperty("tollgate.fixtures.dir");
+        return dir == null ? null : Path.of(dir, "pod-security");
+    }
+
+    static Map<String, List<Fixture>> fixturesByLevelVersion() {
+        Path dir = fixturesDir();
+        if (dir == null || !Files.isRegularFile(dir.resolve("index.json"))) {
+            return Map.of();
+        }
+        try {
+            JsonNode index = new ObjectMapper().readTree(dir.resolve("index.json").toFile());
+            Map<String, List<Fixture>> groups = new TreeMap<>(Comparator.comparing(PodSecurityConformanceTest::sortKey));
+            for (JsonNode f : index.path("fixtures")) {
+                Fixture fixture = new Fixture(f.path("path").asText(), f.path("level").asText(),
+                        f.path("version").asText(), "allow".equals(f.path("expect").asText()),
+                        f.path("check").asText(""), f.path("expectErrorSubstring").asText(""));
+                groups.computeIfAbsent(fixture.level() + " " + fixture.version(), k -> new ArrayList<>()).add(fixture);
+            }
+            return groups;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + dir.resolve("index.json"), e);
+        }
+    }
+
+    /** "restricted v1.9" sorts before "restricted v1.10". */
+    private static String sortKey(String levelVersion) {
+        String[] parts = levelVersion.split(" v1\\.");
+        return parts[0] + String.format(" %04d", Integer.parseInt(parts[1]));
+    }
+
+    static Stream<Arguments> groups() {
+        Map<String, List<Fixture>> groups = fixturesByLevelVersion();
+        if (groups.isEmpty()) {
+            return Stream.of(Arguments.of("(no fixtures)", List.of()));
+        }
+        return groups.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("groups")
+    void fixturesAtLevelAndVersion(String group, List<Fixture> fixtures) {
+        assumeTrue(!fixtures.isEmpty(), "pod-security fixtures not found under " + fixturesDir()
+                + " (set tollgate.fixtures.dir): conformance not run");
+        List<String> failures = new ArrayList<>();
+        for (Fixture f : fixtures) {
+            String problem = run(f);
+            if (problem != null) {
+                failures.add(f.path() + ": " + problem);
+            }
+        }
+        int[] counts = { fixtures.size(), fixtures.size() - failures.size(),
+                (int) fixtures.stream().filter(Fixture::allow).count() };
+        COUNTS.put(group, counts);
+        assertTrue(failures.isEmpty(), () -> failures.size() + " of " + fixtures.size() + " fixtures at " + group
+                + " fail:\n  " + String.join("\n  ", failures));
+    }
+
+    private static String run(Fixture f) {
+        var pod = Manifests.read(fixturesDir().resolve(f.path()));
+        if (!"Pod".equals(pod.path("kind").asText())) {
+            return "not a Pod";
+        }
+        AdmissionHttp function = AdmissionHttp.validating("/pod-security/enforce/" + f.level() + "/" + f.version());
+        ReviewResult result = function.review(ReviewBuilder.create(pod).namespace("conformance"));
+        if (f.allow()) {
+            return result.allowed() ? null : "expected allowed, denied: " + result.message();
+        }
+        if (result.allowed()) {
+            return "expected denied (" + f.check() + "), allowed";
+        }
+        if (!result.message().contains(f.expectError())) {
+            return "denied, but the message lacks '" + f.expectError() + "': " + result.message();
+        }
+        String prefix = "pods \"" + pod.path("metadata").path("name").asText() + "\" is forbidden: violates PodSecurity \""
+                + f.level() + ":" + f.version() + "\": ";
+        return result.message().startsWith(prefix) ? null : "message not in upstream's form: " + result.message();
+    }
+
+    @Test
+    void indexDescribesFilesThatExist() {
+        Map<String, List<Fixture>> groups = fixturesByLevelVersion();
+        assumeTrue(!groups.isEmpty(), "pod-security fixtures not found under " + fixturesDir());
+        long files;
+        try (Stream<Path> walk = Files.walk(fixturesDir())) {
+            files = walk.filter(p -> p.toString().endsWith(".yaml")).count();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        assertEquals(files, groups.values().stream().mapToLong(List::size).sum(),
+                "every fixture file is in index.json and the other way round");
+    }
+
+    @AfterAll
+    static void printCounts() {
+        if (COUNTS.isEmpty()) {
+            return;
+        }
+        Map<String, int[]> sorted = new TreeMap<>(Comparator.comparing(PodSecurityConformanceTest::sortKey));
+        sorted.putAll(COUNTS);
+        StringBuilder out = new StringBuilder("\nPod Security conformance (enforce mode over HTTP): passed/total\n");
+        Map<String, int[]> perLevel = new LinkedHashMap<>();
+        sorted.forEach((group, c) -> {
+            out.append(String.format("  %-16s %4d/%-4d (%d allow, %d deny)%n", group, c[1], c[0], c[2], c[0] - c[2]));
+            int[] t = perLevel.computeIfAbsent(group.split(" ")[0], k -> new int[2]);
+            t[0] += c[0];
+            t[1] += c[1];
+        });
+        int total = 0;
+        int passed = 0;
+        for (var e : perLevel.entrySet()) {
+            out.append(String.format("  %-16s %4d/%d%n", e.getKey() + " total", e.getValue()[1], e.getValue()[0]));
+            total += e.getValue()[0];
+            passed += e.getValue()[1];
+        }
+        out.append(String.format("  %-16s %4d/%d (%.1f%%)%n", "all", passed, total, 100.0 * passed / total));
+        System.out.println(out);
+    }
+}
