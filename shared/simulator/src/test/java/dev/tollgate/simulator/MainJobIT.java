@@ -1,0 +1,74 @@
+package dev.tollgate.simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The packaged CLI, run as the README says, with nothing set up: it serves the bundled functions in-process and
+ * reviews the shipped examples.
+ */
+class MainJobIT {
+
+    @TempDir
+    Path dir;
+
+    private record Result(int exit, String stdout, String stderr) {
+    }
+
+    private Result tollgate(String... args) throws Exception {
+        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
+        assertTrue(Files.isRegularFile(jar), "package the simulator first: " + jar.toAbsolutePath());
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString()));
+        command.addAll(java.util.List.of(args));
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("tollgate did not finish in 180 s:\n" + Files.readString(err));
+        }
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Test
+    void reviewsTheExamplesWithTheInProcessBundle() throws Exception {
+        Result r = tollgate("review", "-o", "json", "examples");
+        assertEquals(1, r.exit(), r.stderr());
+        JsonNode report = new ObjectMapper().readTree(r.stdout());
+        assertEquals(report.path("manifests").size(), report.path("summary").path("manifests").asInt());
+        boolean sawDenial = false;
+        for (JsonNode m : report.path("manifests")) {
+            if (m.path("name").asText().equals("checkout") && m.path("kind").asText().equals("Deployment")) {
+                sawDenial = true;
+                assertEquals("admission webhook \"require-labels.tollgate.dev\" denied the request: Deployment "
+                        + "\"checkout\" is missing required label team", m.path("message").asText());
+            }
+            if (m.path("name").asText().equals("web")) {
+                assertTrue(m.path("allowed").asBoolean(), m.toString());
+                assertEquals("Always", m.path("object").path("spec").path("containers").path(0)
+                        .path("imagePullPolicy").asText());
+            }
+        }
+        assertTrue(sawDenial, r.stdout());
+    }
+
+    @Test
+    void badInputExitsWithTwoAndSaysWhy() throws Exception {
+        Path broken = Files.writeString(dir.resolve("broken.yaml"), "kind: Pod\nmetadata: {}\n");
+        Result r = tollgate("review", broken.toString());
+        assertEquals(2, r.exit(), r.stdout() + r.stderr());
+        assertTrue(r.stderr().contains("apiVersion: required"), r.stderr());
+        assertTrue(r.stderr().contains("metadata.name or metadata.generateName: required"), r.stderr());
+    }
+}
