@@ -1,0 +1,119 @@
+package dev.tollgate.knative.manifests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+
+import dev.tollgate.knative.ServiceManifest;
+
+/**
+ * The committed manifests against the upstream Knative Serving Service CRD (../shared/fixtures/schemas), with a
+ * JSON-schema validator. A CRD's API server prunes fields its schema does not declare; the test turns that
+ * silent loss into an error by closing every object that does not preserve unknown fields.
+ */
+class CrdSchemaTest {
+
+    static JsonSchema schema;
+
+    @BeforeAll
+    static void loadSchema() throws IOException {
+        String dir = System.getProperty("tollgate.fixtures.dir");
+        assumeTrue(dir != null, "tollgate.fixtures.dir is not set: run through Maven");
+        Path crd = Path.of(dir, "schemas", "knative-serving-service-crd.yaml");
+        assumeTrue(Files.exists(crd), "the Knative Serving CRD fixture is not at " + crd.toAbsolutePath()
+                + " (../shared/fixtures next to the checkout); skipping the schema checks");
+        JsonNode doc = new ObjectMapper(new YAMLFactory()).readTree(crd.toFile());
+        JsonNode v1 = null;
+        for (JsonNode version : doc.path("spec").path("versions")) {
+            if (version.path("name").asText().equals("v1")) {
+                v1 = version.path("schema").path("openAPIV3Schema");
+            }
+        }
+        assertTrue(v1 != null && v1.isObject(), "no v1 openAPIV3Schema in " + crd);
+        ObjectNode structural = v1.deepCopy();
+        closeUnknownFields(structural);
+        // OpenAPI v3 schemas in CRDs are a subset of draft 4 plus Kubernetes' x- extensions (removed above).
+        schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4).getSchema(structural);
+    }
+
+    /** additionalProperties: false wherever the API server would prune, then drop the x-kubernetes-* keywords. */
+    static void closeUnknownFields(ObjectNode s) {
+        boolean preserve = s.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
+        if (s.has("properties") && !s.has("additionalProperties") && !preserve) {
+            s.put("additionalProperties", false);
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (e.getKey().startsWith("x-kubernetes-")) {
+                it.remove();
+            }
+        }
+        s.forEach(child -> {
+            if (child instanceof ObjectNode o) {
+                closeUnknownFields(o);
+            } else if (child.isArray()) {
+                child.forEach(x -> {
+                    if (x instanceof ObjectNode o) {
+                        closeUnknownFields(o);
+                    }
+                });
+            }
+        });
+    }
+
+    static Set<String> validate(JsonNode service) {
+        Set<String> out = new TreeSet<>();
+        for (ValidationMessage m : schema.validate(service)) {
+            out.add(m.getMessage());
+        }
+        return out;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> committedManifestsMatchTheCrd() {
+        return ServiceManifest.readAll(Project.knativeDir()).stream().map(m -> dynamicTest(m.name(), () ->
+                assertEquals(Set.of(), validate(m.tree()), m.source() + " does not match the Knative Service CRD")));
+    }
+
+    @Test
+    void aFieldTheApiServerWouldDropIsAnError() {
+        ServiceManifest m = ServiceManifest.readAll(Project.knativeDir()).get(0);
+        ObjectNode tree = m.tree().deepCopy();
+        ((ObjectNode) tree.path("spec").path("template").path("spec")).put("timeoutSecond", 5);
+        Set<String> errors = validate(tree);
+        assertTrue(errors.stream().anyMatch(e -> e.contains("timeoutSecond")), errors::toString);
+    }
+
+    @Test
+    void aWrongTypeIsAnError() {
+        ServiceManifest m = ServiceManifest.readAll(Project.knativeDir()).get(0);
+        ObjectNode tree = m.tree().deepCopy();
+        ((ObjectNode) tree.path("spec").path("template").path("spec")).put("containerConcurrency", "many");
+        Set<String> errors = validate(tree);
+        assertTrue(errors.stream().anyMatch(e -> e.contains("containerConcurrency")), errors::toString);
+    }
+}

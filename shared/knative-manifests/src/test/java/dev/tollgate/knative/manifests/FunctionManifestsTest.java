@@ -1,0 +1,107 @@
+package dev.tollgate.knative.manifests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import dev.tollgate.knative.KnativeRules;
+import dev.tollgate.knative.ServiceManifest;
+
+/**
+ * For every function module: its Quarkus fragment matches its webhook.yaml, knative/<name>.yaml is exactly what the
+ * build generated, the request timeout fits the webhook's, and Knative's own rules hold.
+ */
+class FunctionManifestsTest {
+
+    @Test
+    void thereAreFunctionsToCheck() {
+        assertFalse(Project.functions().isEmpty(), "no function modules found under " + Project.root());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> fragmentFollowsTheWebhookTimeout() {
+        return Project.functions().stream().map(f -> dynamicTest(f.name(), () ->
+                Project.golden(f.fragment(), Fragments.of(f), "generated from " + f.name() + "'s webhook.yaml")));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> committedManifestIsWhatTheBuildGenerates() {
+        return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
+            Path generated = f.generatedManifest();
+            assertTrue(Files.exists(generated), () -> generated + " does not exist: build the function first ("
+                    + "./mvnw -B -pl functions/" + f.name() + " package -DskipTests, or the root ./mvnw -B verify, "
+                    + "which builds the functions before this module)");
+            String text = Files.readString(generated);
+            ServiceManifest.parse(text, generated.toString()); // exactly one Knative Service, nothing else
+            Project.golden(f.committedManifest(), text, "copied from " + Project.root().relativize(generated));
+        }));
+    }
+
+    @Test
+    void everyCommittedManifestBelongsToAFunction() throws IOException {
+        List<String> orphans = new ArrayList<>();
+        try (var files = Files.list(Project.knativeDir())) {
+            files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
+                    .filter(n -> !Files.exists(Project.root().resolve("functions")
+                            .resolve(n.substring(0, n.length() - ".yaml".length())).resolve("pom.xml")))
+                    .forEach(orphans::add);
+        }
+        assertEquals(List.of(), orphans, "knative/ holds manifests of functions that no longer exist; delete them");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> requestTimeoutFitsTheWebhookTimeout() {
+        return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
+            ServiceManifest m = ServiceManifest.read(f.committedManifest());
+            int knative = m.timeoutSeconds();
+            int webhook = f.smallestWebhookTimeout();
+            assertTrue(knative >= 1, () -> f.committedManifest() + " sets no spec.template.spec.timeoutSeconds: "
+                    + "Knative would keep requests for its 300 s default, long after the API server gave up after "
+                    + webhook + " s");
+            assertTrue(knative <= webhook, () -> f.committedManifest() + ": Knative request timeout " + knative
+                    + " s exceeds the webhook timeoutSeconds " + webhook + " s");
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> knativeAcceptsTheManifest() {
+        return Project.functions().stream().map(f -> dynamicTest(f.name(), () ->
+                assertEquals(List.of(), KnativeRules.DEFAULTS.check(ServiceManifest.read(f.committedManifest())),
+                        f.committedManifest() + " breaks rules Knative's webhook enforces")));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> tunedForScaleFromZero() {
+        return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
+            ServiceManifest m = ServiceManifest.read(f.committedManifest());
+            var annotations = m.templateAnnotations();
+            assertEquals("0", annotations.get("autoscaling.knative.dev/min-scale"), "min-scale");
+            assertTrue(annotations.containsKey("autoscaling.knative.dev/target"), "a deliberate concurrency target");
+            assertTrue(m.tree().path("spec").path("template").path("spec").has("containerConcurrency"),
+                    "a deliberate container concurrency limit");
+            for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+                assertEquals(0, m.container().path(probe).path("initialDelaySeconds").asInt(0),
+                        probe + " must not delay the first probe");
+            }
+            assertEquals(0, m.container().path("readinessProbe").path("periodSeconds").asInt(-1),
+                    "readiness uses Knative's aggressive probing (periodSeconds 0)");
+            assertTrue(m.container().path("resources").path("requests").has("memory"), "resource requests");
+            String text = Files.readString(f.committedManifest());
+            for (String unstable : List.of("build-timestamp", "commit-id", "vcs-uri", "vcs-url")) {
+                assertFalse(text.contains(unstable), "the manifest must not change per build: " + unstable);
+            }
+        }));
+    }
+}

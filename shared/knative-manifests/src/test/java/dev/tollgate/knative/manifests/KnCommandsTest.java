@@ -1,0 +1,70 @@
+package dev.tollgate.knative.manifests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import dev.tollgate.knative.KnCommand;
+import dev.tollgate.knative.ServiceManifest;
+
+/** The kn commands in knative/README.md are rendered from knative/*.yaml and build the same Service. */
+class KnCommandsTest {
+
+    static final String BEGIN = "<!-- BEGIN kn commands: generated from knative/*.yaml by shared/knative-manifests;"
+            + " do not edit -->";
+    static final String END = "<!-- END kn commands -->";
+
+    static String renderedBlock(List<ServiceManifest> manifests) {
+        StringBuilder sb = new StringBuilder(BEGIN).append('\n');
+        for (ServiceManifest m : manifests) {
+            sb.append("\n#### ").append(m.name()).append("\n\n```sh\n").append(KnCommand.of(m).shell())
+                    .append("```\n");
+        }
+        return sb.append('\n').append(END).toString();
+    }
+
+    @Test
+    void readmeShowsTheCommandForEveryManifest() throws IOException {
+        Path readme = Project.knativeDir().resolve("README.md");
+        String text = Files.readString(readme);
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        assertTrue(begin >= 0 && end > begin, () -> readme + " lacks the markers " + BEGIN + " ... " + END);
+        List<ServiceManifest> manifests = ServiceManifest.readAll(Project.knativeDir());
+        String expected = text.substring(0, begin) + renderedBlock(manifests) + text.substring(end + END.length());
+        Project.golden(readme, expected, "the kn commands rendered from knative/*.yaml");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> knBuildsTheSameServiceAsTheManifest() {
+        return ServiceManifest.readAll(Project.knativeDir()).stream().map(m -> dynamicTest(m.name(), () -> {
+            var fromKn = KnInterpreter.normalize(KnInterpreter.apply(KnCommand.of(m).args()));
+            var fromManifest = KnInterpreter.normalize(m.tree());
+            assertEquals(fromManifest.toPrettyString(), fromKn.toPrettyString(),
+                    "kn service create would build a different Service than " + m.source());
+        }));
+    }
+
+    @Test
+    void theComparisonNoticesAMissingFlag() {
+        ServiceManifest m = ServiceManifest.readAll(Project.knativeDir()).get(0);
+        List<String> args = new ArrayList<>(KnCommand.of(m).args());
+        int timeout = args.indexOf("--timeout");
+        assertTrue(timeout > 0, "the rendered command sets --timeout");
+        args.remove(timeout + 1);
+        args.remove(timeout);
+        assertNotEquals(KnInterpreter.normalize(m.tree()), KnInterpreter.normalize(KnInterpreter.apply(args)));
+    }
+}
