@@ -76,8 +76,10 @@ class EndToEndTest {
                 "-Dquarkus.http.port=0",
                 "-Dquarkus.http.ssl-port=" + bundlePort,
                 "-Dquarkus.http.insecure-requests=disabled",
-                "-Dquarkus.http.ssl.certificate.files=" + certs.certFile,
-                "-Dquarkus.http.ssl.certificate.key-files=" + certs.keyFile,
+                // HTTPS from PEM files through the runtime's TLS registry configuration (rotation-capable).
+                "-Dquarkus.tls.tollgate.key-store.pem.0.cert=" + certs.certFile,
+                "-Dquarkus.tls.tollgate.key-store.pem.0.key=" + certs.keyFile,
+                "-Dquarkus.http.tls-configuration-name=tollgate",
                 // The simulator plays an API server that presents no credentials; the runtime's caller checks have
                 // their own tests.
                 "-Dtollgate.auth.required=false",
