@@ -1,0 +1,22 @@
+// The standalone mutating function built on its own pom; the registration properties reached webhook.yaml.
+def checks = evaluate(new File(itSupport, "ItChecks.groovy"))
+def name = 'default-labels'
+def project = new File(basedir, name)
+
+def pom = new File(project, 'pom.xml').text
+assert !pom.contains('<parent>') : 'a standalone pom has no parent'
+assert pom.contains('<artifactId>tollgate-testing</artifactId>')
+
+def webhook = new File(project, 'webhook.yaml').text
+assert webhook.contains('type: mutating')
+assert webhook.contains('operations: ["CREATE"]')
+assert webhook.contains('apiGroups: [""]') && webhook.contains('resources: ["pods"]')
+assert webhook.contains('apiGroups: ["apps"]') && webhook.contains('resources: ["deployments"]')
+assert webhook.contains('failurePolicy: Ignore')
+assert webhook.contains('timeoutSeconds: 5')
+assert webhook.contains('reinvocationPolicy: IfNeeded')
+
+checks.assertTestsPassed(project, 2, 40)
+checks.assertKnativeManifest(project, name)
+checks.assertJoinsCatalog(new File(tollgateRoot), project, name, 'mutating', basedir)
+return true

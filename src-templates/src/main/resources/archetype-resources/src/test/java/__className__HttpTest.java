@@ -1,0 +1,106 @@
+package ${package};
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.List;
+
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.AdmissionLimits;
+import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.testing.AdmissionHttp;
+import dev.tollgate.testing.MalformedRequests;
+import dev.tollgate.testing.Pods;
+import dev.tollgate.testing.ReviewBuilder;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The function as the API server sees it: the packaged application over HTTP with its application.properties, both
+ * review versions, malformed input, health.
+ */
+@QuarkusTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ${className}HttpTest {
+
+#if ($type == 'mutating')
+    private static final AdmissionHttp FUNCTION = AdmissionHttp.mutating("/${artifactId}");
+
+    @ParameterizedTest
+    @EnumSource(AdmissionVersion.class)
+    void patchesWithTheConfiguredDefaultsAndIsIdempotent(AdmissionVersion version) {
+        ObjectNode pod = Pods.minimal("web");
+        ObjectNode expected = Pods.withLabels(pod.deepCopy(), "team", "unassigned");
+        FUNCTION.review(ReviewBuilder.create(pod).version(version))
+                .assertAllowed().assertPatchedTo(expected).assertIdempotent();
+    }
+
+    @Test
+    void dryRunRequestsAreAnsweredTheSameWay() {
+        FUNCTION.review(ReviewBuilder.create(Pods.minimal("web")).dryRun()).assertAllowed().assertPatched();
+    }
+#else
+    private static final AdmissionHttp FUNCTION = AdmissionHttp.validating("/${artifactId}");
+
+    private static ObjectNode podWithImage(String image) {
+        ObjectNode pod = Pods.minimal("web");
+        ((ObjectNode) pod.path("spec").path("containers").get(0)).put("image", image);
+        return pod;
+    }
+
+    @ParameterizedTest
+    @EnumSource(AdmissionVersion.class)
+    void deniesTheConfiguredTag(AdmissionVersion version) {
+        FUNCTION.review(ReviewBuilder.create(podWithImage("nginx:latest")).version(version))
+                .assertDenied().withCode(403).withMessageContaining("unpinned image app (nginx:latest)");
+    }
+
+    @ParameterizedTest
+    @EnumSource(AdmissionVersion.class)
+    void allowsAPinnedImage(AdmissionVersion version) {
+        FUNCTION.review(ReviewBuilder.create(podWithImage("nginx:1.27")).version(version))
+                .assertAllowed().assertNoWarnings();
+    }
+#end
+
+    static List<MalformedRequests.Case> malformed() {
+        return MalformedRequests.cases(AdmissionLimits.DEFAULTS.maxBodyBytes());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformed")
+    @Order(1)
+    void refusesMalformedRequestWithJsonError(MalformedRequests.Case badRequest) {
+        badRequest.assertRefused("/${artifactId}");
+    }
+
+    @Test
+    @Order(2)
+    void stillServingAfterBadRequests() {
+#if ($type == 'mutating')
+        FUNCTION.review(ReviewBuilder.create(Pods.minimal("after"))).assertAllowed().assertPatched();
+#else
+        FUNCTION.review(ReviewBuilder.create(Pods.minimal("after"))).assertAllowed();
+#end
+    }
+
+    @Test
+    void unknownPathsAreAJson404() {
+        given().contentType("application/json").body("{}").post("/${artifactId}/no-such-path")
+                .then().statusCode(404).body("status", equalTo(404));
+    }
+
+    @Test
+    void healthEndpointsAnswer() {
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    }
+}
