@@ -124,6 +124,10 @@ public final class DeployerCli {
                 + "(default: ${DEFAULT-VALUE}).")
         int pollMillis;
 
+        @Option(names = "--bundle", defaultValue = "all-in-one", description = "The function that serves every "
+                + "path; its URL becomes Terraform's default_url (default: ${DEFAULT-VALUE}).")
+        String bundle;
+
         @Option(names = { "-o", "--output" }, defaultValue = "function-urls.auto.tfvars.json", description =
                 "Terraform variables file to write (default: ${DEFAULT-VALUE}).")
         Path output;
@@ -138,8 +142,12 @@ public final class DeployerCli {
                         + client.getMasterUrl() + " namespace " + deployer.namespace());
                 Map<String, String> urls = deployer.deploy(manifests, registry, tag, new Deployer.WaitOptions(
                         Duration.ofSeconds(timeoutSeconds), Duration.ofMillis(pollMillis), Duration.ofSeconds(10)));
-                Map<String, String> all = TerraformInput.write(output, urls);
-                out.println("wrote " + output + " (" + TerraformInput.VARIABLE + " for " + all.keySet() + ")");
+                Map<String, String> functionUrls = new java.util.TreeMap<>(urls);
+                String defaultUrl = functionUrls.remove(bundle);
+                TerraformInput.Content all = TerraformInput.write(output, functionUrls, defaultUrl);
+                out.println("wrote " + output + " (" + TerraformInput.VARIABLE + " for " + all.functionUrls().keySet()
+                        + (all.defaultUrl() == null ? "" : ", " + TerraformInput.DEFAULT_URL + " "
+                                + all.defaultUrl()) + ")");
             }
             return 0;
         }

@@ -13,12 +13,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The deployer's output for Terraform: a {@code *.tfvars.json} file setting {@value #VARIABLE}, a map from function
- * name to the HTTPS base URL of its Knative Service. The webhook-configurations module appends each webhook's
- * path. Entries of functions not deployed this time are kept, so deploying one function updates one entry.
+ * name to the HTTPS base URL of its Knative Service, and {@value #DEFAULT_URL} when the all-in-one bundle (which
+ * serves every function's path) was deployed. The webhook-configurations module appends each webhook's path.
+ * Entries of functions not deployed this time are kept, so deploying one function updates one entry.
  */
 public final class TerraformInput {
 
     public static final String VARIABLE = "function_urls";
+    public static final String DEFAULT_URL = "default_url";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
@@ -26,10 +28,14 @@ public final class TerraformInput {
     private TerraformInput() {
     }
 
-    public static Map<String, String> read(Path file) {
+    /** What a file holds: the function URLs and the default URL (null when unset). */
+    public record Content(Map<String, String> functionUrls, String defaultUrl) {
+    }
+
+    public static Content read(Path file) {
         Map<String, String> urls = new TreeMap<>();
         if (!Files.exists(file)) {
-            return urls;
+            return new Content(urls, null);
         }
         try {
             JsonNode root = JSON.readTree(file.toFile());
@@ -39,19 +45,28 @@ public final class TerraformInput {
                         + "overwrite it");
             }
             map.fields().forEachRemaining(e -> urls.put(e.getKey(), e.getValue().asText()));
-            return urls;
+            JsonNode def = root.get(DEFAULT_URL);
+            return new Content(urls, def == null || def.isNull() ? null : def.asText());
         } catch (IOException e) {
             throw new DeployException("cannot read " + file + ": " + e.getMessage(), e);
         }
     }
 
-    /** Merges {@code urls} into the file (creating it and its folder when needed) and returns the full map. */
-    public static Map<String, String> write(Path file, Map<String, String> urls) {
-        Map<String, String> all = read(file);
+    /**
+     * Merges {@code urls} (and {@code defaultUrl}, when not null) into the file, creating it and its folder when
+     * needed, and returns what the file now holds.
+     */
+    public static Content write(Path file, Map<String, String> urls, String defaultUrl) {
+        Content old = read(file);
+        Map<String, String> all = new TreeMap<>(old.functionUrls());
         all.putAll(urls);
+        String def = defaultUrl != null ? defaultUrl : old.defaultUrl();
         ObjectNode root = JSON.createObjectNode();
         ObjectNode map = root.putObject(VARIABLE);
         all.forEach(map::put);
+        if (def != null) {
+            root.put(DEFAULT_URL, def);
+        }
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
@@ -61,6 +76,6 @@ public final class TerraformInput {
         } catch (IOException e) {
             throw new DeployException("cannot write " + file + ": " + e.getMessage(), e);
         }
-        return all;
+        return new Content(all, def);
     }
 }

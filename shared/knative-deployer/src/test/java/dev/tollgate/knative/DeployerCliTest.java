@@ -104,6 +104,26 @@ class DeployerCliTest {
     }
 
     @Test
+    void theBundleBecomesTheDefaultUrl() throws Exception {
+        client.secrets().inNamespace("tollgate").resource(new SecretBuilder().withNewMetadata()
+                .withName("tollgate-auth").endMetadata().addToData("path-tokens", "dG9rZW4=").build()).create();
+        Files.writeString(dir.resolve("knative/all-in-one.yaml"), Manifests.yaml("all-in-one"));
+        Path tfvars = dir.resolve("function-urls.auto.tfvars.json");
+
+        assertEquals(0, run("deploy", "--manifests", dir.resolve("knative").toString(), "-n", "tollgate",
+                "-f", "all-in-one", "-f", "always-pull-images", "-o", tfvars.toString()), err.toString());
+
+        assertEquals("""
+                {
+                  "function_urls" : {
+                    "always-pull-images" : "https://always-pull-images.tollgate.fn.example.com"
+                  },
+                  "default_url" : "https://all-in-one.tollgate.fn.example.com"
+                }
+                """, Files.readString(tfvars));
+    }
+
+    @Test
     void failuresAreOneLineErrorsWithExitCode1() {
         int code = run("deploy", "--manifests", dir.resolve("knative").toString(), "-n", "tollgate");
         assertEquals(1, code);

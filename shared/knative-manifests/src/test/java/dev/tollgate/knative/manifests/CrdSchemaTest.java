@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
@@ -35,6 +36,7 @@ import dev.tollgate.knative.ServiceManifest;
  * JSON-schema validator. A CRD's API server prunes fields its schema does not declare; the test turns that
  * silent loss into an error by closing every object that does not preserve unknown fields.
  */
+@Order(3)
 class CrdSchemaTest {
 
     static JsonSchema schema;

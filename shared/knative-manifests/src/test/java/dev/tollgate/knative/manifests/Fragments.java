@@ -40,9 +40,9 @@ final class Fragments {
                         # After a burst, keep the last pod this long before scaling to zero (%4$s).
                         autoscaling.knative.dev/scale-down-delay: %5$s
                     spec:
-                      # The smallest timeoutSeconds among the webhooks served here: the API server has given up on
-                      # a request by then, so Knative need not keep it.
-                      timeoutSeconds: %6$d
+                      # The smallest webhook timeoutSeconds served here (%6$d s) less 1 s for the network, as in
+                      # Terraform's timing budget: Knative gives up just before the API server does.
+                      timeoutSeconds: %7$d
                       containers:
                         - name: %1$s
                           # What kn service create sets by default (--security-context strict).
@@ -56,7 +56,14 @@ final class Fragments {
                               type: RuntimeDefault
                 """.formatted(f.name(), sources(f), Project.REFRESH,
                 delay.equals(SCALE_DOWN_DELAY) ? "Tollgate's default" : SCALE_DOWN_DELAY_KEY + " in "
-                        + "application.properties", delay, f.smallestWebhookTimeout());
+                        + "application.properties", delay, f.smallestWebhookTimeout(), requestTimeout(f));
+    }
+
+    /** Network allowance between the API server's clock and Knative's (Terraform's network_seconds default). */
+    static final int NETWORK_SECONDS = 1;
+
+    static int requestTimeout(Project.FunctionModule f) {
+        return Math.max(1, f.smallestWebhookTimeout() - NETWORK_SECONDS);
     }
 
     private static String sources(Project.FunctionModule f) {

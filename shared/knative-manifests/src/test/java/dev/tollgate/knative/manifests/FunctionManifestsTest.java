@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
@@ -23,6 +24,7 @@ import dev.tollgate.knative.ServiceManifest;
  * For every function module: its Quarkus fragment matches its webhook.yaml, knative/<name>.yaml is exactly what the
  * build generated, the request timeout fits the webhook's, and Knative's own rules hold.
  */
+@Order(1)
 class FunctionManifestsTest {
 
     @Test
@@ -43,6 +45,10 @@ class FunctionManifestsTest {
             assertTrue(Files.exists(generated), () -> generated + " does not exist: build the function first ("
                     + "./mvnw -B -pl functions/" + f.name() + " package -DskipTests, or the root ./mvnw -B verify, "
                     + "which builds the functions before this module)");
+            assertTrue(!Files.exists(f.fragment()) || Files.getLastModifiedTime(generated).compareTo(
+                    Files.getLastModifiedTime(f.fragment())) >= 0, () -> generated + " is older than "
+                    + f.fragment() + ": rebuild the function (./mvnw -B -pl functions/" + f.name()
+                    + " package -DskipTests), then run this again");
             String text = Files.readString(generated);
             ServiceManifest.parse(text, generated.toString()); // exactly one Knative Service, nothing else
             Project.golden(f.committedManifest(), text, "copied from " + Project.root().relativize(generated));

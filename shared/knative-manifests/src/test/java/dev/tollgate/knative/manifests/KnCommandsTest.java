@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
@@ -20,6 +21,7 @@ import dev.tollgate.knative.KnCommand;
 import dev.tollgate.knative.ServiceManifest;
 
 /** The kn commands in knative/README.md are rendered from knative/*.yaml and build the same Service. */
+@Order(2)
 class KnCommandsTest {
 
     static final String BEGIN = "<!-- BEGIN kn commands: generated from knative/*.yaml by shared/knative-manifests;"
