@@ -69,6 +69,7 @@ class EndToEndTest {
                     + "./mvnw -B -pl functions/all-in-one -am package -DskipTests (a root ./mvnw verify does this)");
         }
         certs = TestCertificates.create(dir);
+        Path policies = Path.of("policies").toAbsolutePath();
         bundlePort = freePort();
         bundleLog = dir.resolve("bundle.log");
         bundle = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -83,6 +84,11 @@ class EndToEndTest {
                 // The simulator plays an API server that presents no credentials; the runtime's caller checks have
                 // their own tests.
                 "-Dtollgate.auth.required=false",
+                // The bundled cel-policy and cel-mutate read the simulator's example policies.
+                "-Dtollgate.cel-policy.config=" + policies.resolve("cel-policy") + "," + policies.resolve("namespaces.yaml"),
+                "-Dtollgate.cel-mutate.config=" + policies.resolve("cel-mutate") + "," + policies.resolve("namespaces.yaml"),
+                "-Dtollgate.cel-policy.unknown-namespace=empty",
+                "-Dtollgate.cel-mutate.unknown-namespace=empty",
                 "-jar", runner.toAbsolutePath().toString())
                 .redirectErrorStream(true).redirectOutput(bundleLog.toFile()).start();
         waitUntilReady();
@@ -324,12 +330,17 @@ class EndToEndTest {
         }
         assertEquals(BundleCatalog.registrations().size(), catalogWebhooks);
 
+        // The privileged pod: every bundled validating function that judges pods refuses it (the message is the
+        // first denial in calling order).
         JsonNode privileged = run.manifest("node-debugger");
+        assertFalse(privileged.path("allowed").asBoolean(), privileged.toString());
         if (bundles("pod-security")) {
-            assertFalse(privileged.path("allowed").asBoolean(), privileged.toString());
-            assertTrue(privileged.path("message").asText().contains("violates PodSecurity"), privileged.toString());
-        } else {
-            assertTrue(privileged.path("allowed").asBoolean(), privileged.toString());
+            assertEquals("denied", webhook(privileged, "restricted.enforce.pod-security.tollgate.dev", 0)
+                    .path("result").asText());
+        }
+        if (bundles("cel-policy")) {
+            assertTrue(webhook(privileged, "cel-policy.tollgate.dev", 0).path("detail").asText()
+                    .contains("use images outside registry.example.com"), privileged.toString());
         }
     }
 

@@ -26,14 +26,17 @@ class MainJobIT {
     }
 
     private Result tollgate(String... args) throws Exception {
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
-        assertTrue(Files.isRegularFile(jar), "package the simulator first: " + jar.toAbsolutePath());
+        // From the repository root, as the README says: java -jar shared/simulator/target/quarkus-app/quarkus-run.jar
+        Path root = Path.of(System.getProperty("tollgate.root.dir", "../..")).toAbsolutePath().normalize();
+        Path jar = Path.of("shared/simulator/target/quarkus-app/quarkus-run.jar");
+        assertTrue(Files.isRegularFile(root.resolve(jar)), "package the simulator first: " + root.resolve(jar));
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString()));
         command.addAll(java.util.List.of(args));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(command).directory(root.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile()).start();
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("tollgate did not finish in 180 s:\n" + Files.readString(err));
@@ -43,7 +46,7 @@ class MainJobIT {
 
     @Test
     void reviewsTheExamplesWithTheInProcessBundle() throws Exception {
-        Result r = tollgate("review", "-o", "json", "examples");
+        Result r = tollgate("review", "-o", "json", "shared/simulator/examples");
         assertEquals(1, r.exit(), r.stderr());
         JsonNode report = new ObjectMapper().readTree(r.stdout());
         assertEquals(report.path("manifests").size(), report.path("summary").path("manifests").asInt());
@@ -58,6 +61,15 @@ class MainJobIT {
                 assertTrue(m.path("allowed").asBoolean(), m.toString());
                 assertEquals("Always", m.path("object").path("spec").path("containers").path(0)
                         .path("imagePullPolicy").asText());
+                // cel-mutate's sidecar made always-pull-images run again (round 1) for the new container.
+                boolean reinvoked = false;
+                for (JsonNode c : m.path("webhooks")) {
+                    reinvoked |= c.path("webhook").asText().equals("always-pull-images.tollgate.dev")
+                            && c.path("round").asInt() == 1 && c.path("result").asText().equals("patched");
+                }
+                assertTrue(reinvoked, m.toString());
+                assertEquals("Always", m.path("object").path("spec").path("initContainers").path(0)
+                        .path("imagePullPolicy").asText(), m.toString());
             }
         }
         assertTrue(sawDenial, r.stdout());
