@@ -18,6 +18,7 @@ import dev.tollgate.cel.Authorizer;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.functions.celpolicy.common.ConfigFiles;
 import dev.tollgate.functions.celpolicy.common.Namespaces;
+import dev.tollgate.functions.celpolicy.common.RegistrationCoverage;
 
 /**
  * Serves MutatingAdmissionPolicies from configuration files at {@code /cel-mutate}: JSONPatch and
@@ -42,6 +43,8 @@ public class CelMutate implements MutatingPolicy {
                 config);
         policies.warnings().forEach(w -> LOG.warn("cel-mutate: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-mutate: " + e));
+        policies.uncoveredBy(RegistrationCoverage.packagedRules("/cel-mutate"))
+                .forEach(w -> LOG.warn("cel-mutate: " + w));
     }
 
     public CelMutate(MutatingPolicies policies) {

@@ -14,6 +14,7 @@ import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.JsonPatches;
 import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.Verdict;
+import dev.tollgate.admission.match.Rule;
 import dev.tollgate.cel.AdmissionInput;
 import dev.tollgate.cel.CelEvaluationError;
 import dev.tollgate.cel.CelValues;
@@ -29,6 +30,7 @@ import dev.tollgate.functions.celpolicy.common.Namespaces;
 import dev.tollgate.functions.celpolicy.common.PolicyConfig;
 import dev.tollgate.functions.celpolicy.common.PolicyDispatcher;
 import dev.tollgate.functions.celpolicy.common.PolicyExpressions;
+import dev.tollgate.functions.celpolicy.common.RegistrationCoverage;
 import dev.tollgate.functions.celpolicy.common.PolicyExpressions.Compiled;
 import dev.tollgate.functions.celpolicy.common.PolicySpec.FailurePolicy;
 
@@ -135,6 +137,15 @@ public final class MutatingPolicies {
 
     public List<String> warnings() {
         return config.warnings();
+    }
+
+    /** Policy rules the function's registration does not cover (they would never apply); empty when all are. */
+    public List<String> uncoveredBy(List<Rule> registration) {
+        List<String> out = new ArrayList<>();
+        for (MutatingPolicyDefinition d : config.policies()) {
+            out.addAll(RegistrationCoverage.uncovered(d.name(), d.spec().matchConstraints(), registration));
+        }
+        return out;
     }
 
     public int policyCount() {

@@ -225,6 +225,8 @@ class CelMutateTest {
                 CelMutate.environment("none"), Namespaces.Unknown.ERROR));
         assertTrue(m.policies().compileErrors().isEmpty(), () -> m.policies().compileErrors().toString());
         assertTrue(m.policies().warnings().isEmpty(), () -> m.policies().warnings().toString());
+        assertEquals(List.of(), m.policies().uncoveredBy(dev.tollgate.admission.registration.Registrations
+                .load(Path.of("webhook.yaml")).get(0).rules()));
         AdmissionTester t = AdmissionTester.of(m).version(version);
         var injected = t.create(pod()).assertAllowed().assertIdempotent().patchedObject();
         assertEquals("mesh-proxy", injected.path("spec").path("initContainers").path(0).path("name").asText());

@@ -16,6 +16,7 @@ import dev.tollgate.cel.Authorizer;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.functions.celpolicy.common.ConfigFiles;
 import dev.tollgate.functions.celpolicy.common.Namespaces;
+import dev.tollgate.functions.celpolicy.common.RegistrationCoverage;
 
 /**
  * Serves ValidatingAdmissionPolicies from configuration files at {@code /cel-policy}. Everything is read, validated
@@ -41,6 +42,8 @@ public class CelPolicy implements ValidatingPolicy {
                 config);
         policies.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-policy: " + e));
+        policies.uncoveredBy(RegistrationCoverage.packagedRules("/cel-policy"))
+                .forEach(w -> LOG.warn("cel-policy: " + w));
     }
 
     public CelPolicy(ValidatingPolicies policies) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.Verdict;
+import dev.tollgate.admission.match.Rule;
 import dev.tollgate.cel.AdmissionInput;
 import dev.tollgate.cel.CelEvaluationError;
 import dev.tollgate.cel.Evaluation;
@@ -22,6 +23,7 @@ import dev.tollgate.functions.celpolicy.common.Namespaces;
 import dev.tollgate.functions.celpolicy.common.PolicyConfig;
 import dev.tollgate.functions.celpolicy.common.PolicyDispatcher;
 import dev.tollgate.functions.celpolicy.common.PolicyExpressions;
+import dev.tollgate.functions.celpolicy.common.RegistrationCoverage;
 import dev.tollgate.functions.celpolicy.common.PolicyExpressions.Compiled;
 import dev.tollgate.functions.celpolicy.common.PolicySpec.FailurePolicy;
 
@@ -121,6 +123,15 @@ public final class ValidatingPolicies {
     /** Valid but suspicious configuration: bindings without policy, policies without binding. */
     public List<String> warnings() {
         return config.warnings();
+    }
+
+    /** Policy rules the function's registration does not cover (they would never apply); empty when all are. */
+    public List<String> uncoveredBy(List<Rule> registration) {
+        List<String> out = new ArrayList<>();
+        for (ValidatingPolicyDefinition d : config.policies()) {
+            out.addAll(RegistrationCoverage.uncovered(d.name(), d.spec().matchConstraints(), registration));
+        }
+        return out;
     }
 
     public int policyCount() {

@@ -215,6 +215,21 @@ class CelPolicyTest {
     }
 
     @Test
+    void policiesOutsideTheRegistrationAreReported() {
+        var registration = dev.tollgate.admission.registration.Registrations.load(Path.of("webhook.yaml")).get(0)
+                .rules();
+        var examples = ValidatingPolicies.load(ConfigFiles.read(List.of(Path.of("examples"))),
+                CelPolicy.environment("none"), Namespaces.Unknown.ERROR);
+        assertEquals(List.of(), examples.uncoveredBy(registration));
+        var services = Policies.of(deploymentPolicy("svc.example.com", "validations: [{expression: \"true\"}]",
+                "[Deny]").replace("resources: [deployments]", "resources: [deployments, services]"));
+        List<String> uncovered = services.policies().uncoveredBy(registration);
+        assertEquals(2, uncovered.size(), uncovered::toString);
+        assertTrue(uncovered.get(0).startsWith("svc.example.com: CREATE apps/v1 services is not covered"),
+                uncovered::toString);
+    }
+
+    @Test
     void examplesLoadAndBehaveAsDocumented() {
         Path examples = Path.of("examples");
         CelPolicy policy = new CelPolicy(ValidatingPolicies.load(ConfigFiles.read(List.of(examples)),
