@@ -18,14 +18,46 @@ def assertTestsPassed(File project, int suites, int minTests) {
     assert tests >= minTests : "only ${tests} tests ran in ${project}"
 }
 
-/** The build rendered the function's Knative Service with the shared scale-from-zero settings. */
-def assertKnativeManifest(File project, String name) {
+/**
+ * The build rendered the function's Knative Service: the shared scale-from-zero settings, and from the generated
+ * src/main/kubernetes/knative.yml the request timeout (webhook timeout less 1 s) and the scale-down delay. This file
+ * is what shared/knative-manifests copies to knative/<name>.yaml.
+ */
+def assertKnativeManifest(File project, String name, int webhookTimeout) {
     def manifest = new File(project, 'target/kubernetes/knative.yml')
     assert manifest.isFile() : "the build did not render ${manifest}"
     def text = manifest.text
     assert text.contains('kind: Service') && text.contains("name: ${name}\n")
     assert text.contains('autoscaling.knative.dev/min-scale: "0"')
+    assert text.contains('autoscaling.knative.dev/scale-down-delay: 5m')
+    assert text.contains("timeoutSeconds: ${Math.max(1, webhookTimeout - 1)}\n")
     assert text.contains("image: ghcr.io/tollgate/${name}:")
+}
+
+/**
+ * The generated src/main/kubernetes/knative.yml is byte for byte what shared/knative-manifests writes for a function
+ * with the same webhook timeout and the default scale-down delay (compared with such a function of the repository),
+ * so its drift check passes on the first build.
+ */
+def assertFragmentLikeTheRepository(File repoRoot, File project, String name, int webhookTimeout) {
+    def ours = new File(project, 'src/main/kubernetes/knative.yml').text
+    def compared = []
+    new File(repoRoot, 'functions').eachDir { dir ->
+        def fragment = new File(dir, 'src/main/kubernetes/knative.yml')
+        def webhook = new File(dir, 'webhook.yaml')
+        if (fragment.isFile() && webhook.isFile()) {
+            def timeouts = (webhook.text =~ /(?m)^timeoutSeconds:\s*(\d+)/).collect { it[1] as int }
+            def theirs = fragment.text
+            if (timeouts && timeouts.min() == webhookTimeout && theirs.contains("(Tollgate's default)")) {
+                assert theirs.replace(dir.name, name) == ours :
+                        "src/main/kubernetes/knative.yml of the archetype no longer matches what " +
+                        "shared/knative-manifests writes (compare with ${fragment}); update the archetype template"
+                compared << dir.name
+            }
+        }
+    }
+    assert !compared.isEmpty() : "no function in ${repoRoot}/functions with webhook timeoutSeconds ${webhookTimeout} " +
+            "and the default scale-down delay to compare the generated knative.yml with"
 }
 
 /**

@@ -17,6 +17,6 @@ assert webhook.contains('timeoutSeconds: 5')
 assert webhook.contains('reinvocationPolicy: IfNeeded')
 
 checks.assertTestsPassed(project, 2, 40)
-checks.assertKnativeManifest(project, name)
+checks.assertKnativeManifest(project, name, 5)
 checks.assertJoinsCatalog(new File(tollgateRoot), project, name, 'mutating', basedir)
 return true
