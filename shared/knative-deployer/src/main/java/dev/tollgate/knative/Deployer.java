@@ -165,16 +165,42 @@ public final class Deployer {
         }
     }
 
-    /** Every secret the manifests read a key from must exist with that key, or the revision can never start. */
+    /**
+     * Every secret the manifests read (an env var's secretKeyRef, or a secret volume; a file named by an env var
+     * under the volume's mount path is a key it needs) must exist with those keys, or the revision never starts.
+     */
     void checkSecrets(List<ServiceManifest> manifests) {
-        Map<String, List<String>> needed = new TreeMap<>();
+        Map<String, java.util.Set<String>> needed = new TreeMap<>();
         for (ServiceManifest m : manifests) {
-            for (JsonNode c : m.tree().path("spec").path("template").path("spec").path("containers")) {
+            JsonNode spec = m.tree().path("spec").path("template").path("spec");
+            Map<String, String> secretVolumes = new TreeMap<>();
+            for (JsonNode v : spec.path("volumes")) {
+                JsonNode secret = v.path("secret");
+                if (secret.isObject() && !secret.path("optional").asBoolean(false)) {
+                    secretVolumes.put(v.path("name").asText(), secret.path("secretName").asText());
+                    needed.computeIfAbsent(secret.path("secretName").asText(), k -> new java.util.TreeSet<>());
+                }
+            }
+            for (JsonNode c : spec.path("containers")) {
+                Map<String, String> mountedSecrets = new TreeMap<>(); // mount path -> secret
+                for (JsonNode mount : c.path("volumeMounts")) {
+                    String secret = secretVolumes.get(mount.path("name").asText());
+                    if (secret != null) {
+                        mountedSecrets.put(mount.path("mountPath").asText().replaceAll("/+$", ""), secret);
+                    }
+                }
                 for (JsonNode env : c.path("env")) {
                     JsonNode ref = env.path("valueFrom").path("secretKeyRef");
                     if (ref.isObject() && !ref.path("optional").asBoolean(false)) {
-                        needed.computeIfAbsent(ref.path("name").asText(), k -> new ArrayList<>())
+                        needed.computeIfAbsent(ref.path("name").asText(), k -> new java.util.TreeSet<>())
                                 .add(ref.path("key").asText());
+                    }
+                    for (String file : env.path("value").asText("").split(",")) {
+                        int slash = file.lastIndexOf('/');
+                        String secret = slash > 0 ? mountedSecrets.get(file.substring(0, slash)) : null;
+                        if (secret != null) {
+                            needed.get(secret).add(file.substring(slash + 1));
+                        }
                     }
                 }
             }
@@ -187,7 +213,10 @@ public final class Deployer {
             } catch (KubernetesClientException e) {
                 throw translate(e, "read secret " + name);
             }
-            for (String key : keys.stream().distinct().toList()) {
+            if (secret == null && keys.isEmpty()) {
+                missing.add(name);
+            }
+            for (String key : keys) {
                 boolean has = secret != null && ((secret.getData() != null && secret.getData().containsKey(key))
                         || (secret.getStringData() != null && secret.getStringData().containsKey(key)));
                 if (!has) {
@@ -198,7 +227,7 @@ public final class Deployer {
         if (!missing.isEmpty()) {
             throw new DeployException("the functions read these secret keys, which do not exist in namespace "
                     + namespace + ": " + missing + ". Create them first, e.g. kubectl create secret generic "
-                    + "tollgate-auth -n " + namespace + " --from-literal=path-tokens=\"$(openssl rand -hex 32)\" "
+                    + "tollgate-auth -n " + namespace + " --from-literal=path-tokens=\"$(openssl rand -hex 24)\" "
                     + "(knative/README.md, section Caller token).");
         }
     }

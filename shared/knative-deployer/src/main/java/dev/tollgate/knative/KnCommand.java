@@ -25,6 +25,7 @@ public final class KnCommand {
                     + "function",
             "kn leaves ports[0].protocol and the probes' httpGet.scheme unset; TCP and HTTP are their defaults",
             "probe fields set to 0 in the manifest are the same as unset",
+            "kn leaves a secret volume's defaultMode and optional unset; 0644 (420) and false are their defaults",
             "kn records the image it was given in the revision annotation client.knative.dev/user-image");
 
     /** kn's --security-context strict: what kn sets on the container unless told none. */
@@ -113,6 +114,7 @@ public final class KnCommand {
         kn.probe("liveness", (ObjectNode) c.remove("livenessProbe"), where);
         kn.probe("readiness", (ObjectNode) c.remove("readinessProbe"), where);
         kn.resources((ObjectNode) c.remove("resources"), where);
+        kn.volumes(tspec.remove("volumes"), c.remove("volumeMounts"), where);
         JsonNode security = c.remove("securityContext");
         if (security == null) {
             kn.flag("--security-context", "none");
@@ -185,6 +187,45 @@ public final class KnCommand {
                         + key);
             }
             rejectLeftovers(v, "env " + n, where);
+        }
+    }
+
+    /** Secret and ConfigMap volumes by name (--volume), mounted read-only (--mount path=volume). */
+    private void volumes(JsonNode volumes, JsonNode mounts, String where) {
+        if (volumes != null) {
+            for (JsonNode vn : volumes) {
+                ObjectNode v = vn.deepCopy();
+                String volume = text(v.remove("name"));
+                String kind = v.has("secret") ? "secret" : v.has("configMap") ? "configMap" : null;
+                if (kind == null || v.size() != 1) {
+                    throw new IllegalArgumentException(where + ": kn mounts only secret and configMap volumes, not "
+                            + vn);
+                }
+                ObjectNode src = (ObjectNode) v.get(kind);
+                String source = text(src.remove(kind.equals("secret") ? "secretName" : "name"));
+                JsonNode mode = src.remove("defaultMode");
+                JsonNode optional = src.remove("optional");
+                if ((mode != null && mode.asInt() != 420) || (optional != null && optional.asBoolean())) {
+                    throw new IllegalArgumentException(where + ": kn cannot set defaultMode " + mode + " or optional "
+                            + optional + " on volume " + volume);
+                }
+                rejectLeftovers(src, "volume " + volume + "." + kind, where);
+                flag("--volume", volume + "=" + (kind.equals("secret") ? "secret:" : "cm:") + source);
+            }
+        }
+        if (mounts != null) {
+            for (JsonNode mn : mounts) {
+                ObjectNode m = mn.deepCopy();
+                String volume = text(m.remove("name"));
+                String path = text(m.remove("mountPath"));
+                JsonNode readOnly = m.remove("readOnly");
+                if (readOnly == null || !readOnly.asBoolean()) {
+                    throw new IllegalArgumentException(where + ": kn mounts secret and configMap volumes read-only; "
+                            + "mount " + volume + " must be readOnly: true");
+                }
+                rejectLeftovers(m, "volumeMount " + volume, where);
+                flag("--mount", path + "=" + volume);
+            }
         }
     }
 

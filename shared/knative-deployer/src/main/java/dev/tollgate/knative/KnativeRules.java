@@ -88,6 +88,7 @@ public record KnativeRules(int maxRevisionTimeoutSeconds, int containerConcurren
             out.add(new Violation(p + "containerConcurrency", "expected 0 <= containerConcurrency <= "
                     + containerConcurrencyMaxLimit + " (container-concurrency-max-limit), got " + cc));
         }
+        checkVolumes(spec, out);
         JsonNode containers = spec.path("containers");
         if (!containers.isArray() || containers.isEmpty()) {
             out.add(new Violation(p + "containers", "at least one container is required"));
@@ -113,6 +114,50 @@ public record KnativeRules(int maxRevisionTimeoutSeconds, int containerConcurren
             boolean serving = containers.size() == 1 || c.path("ports").size() > 0;
             checkContainer(c, p + "containers[" + i + "].", serving, out);
         }
+    }
+
+    /** Every volume mounted, every mount backed by a volume, secret and configMap mounts read-only. */
+    private static void checkVolumes(JsonNode spec, List<Violation> out) {
+        String p = "spec.template.spec.";
+        Map<String, JsonNode> volumes = new java.util.LinkedHashMap<>();
+        JsonNode vs = spec.path("volumes");
+        for (int i = 0; i < vs.size(); i++) {
+            String name = vs.get(i).path("name").asText("");
+            if (volumes.put(name, vs.get(i)) != null) {
+                out.add(new Violation(p + "volumes[" + i + "].name", "duplicate volume name '" + name + "'"));
+            }
+        }
+        Set<String> mounted = new java.util.HashSet<>();
+        JsonNode containers = spec.path("containers");
+        for (int c = 0; c < containers.size(); c++) {
+            JsonNode mounts = containers.get(c).path("volumeMounts");
+            Set<String> paths = new java.util.HashSet<>();
+            for (int i = 0; i < mounts.size(); i++) {
+                JsonNode m = mounts.get(i);
+                String at = p + "containers[" + c + "].volumeMounts[" + i + "]";
+                String name = m.path("name").asText("");
+                mounted.add(name);
+                JsonNode volume = volumes.get(name);
+                if (volume == null) {
+                    out.add(new Violation(at + ".name", "volumeMount has no matching volume"));
+                } else if ((volume.has("secret") || volume.has("configMap") || volume.has("projected"))
+                        && !m.path("readOnly").asBoolean(false)) {
+                    out.add(new Violation(at + ".readOnly", "volume mount should be readOnly for this type of "
+                            + "volume"));
+                }
+                String path = m.path("mountPath").asText("");
+                String clean = path.replaceAll("/+$", "");
+                if (!path.startsWith("/")) {
+                    out.add(new Violation(at + ".mountPath", "must be an absolute path, got '" + path + "'"));
+                } else if (clean.isEmpty() || clean.equals("/dev") || clean.equals("/dev/log")) {
+                    out.add(new Violation(at + ".mountPath", "'" + path + "' is a reserved path"));
+                } else if (!paths.add(clean)) {
+                    out.add(new Violation(at + ".mountPath", "'" + path + "' must be unique"));
+                }
+            }
+        }
+        volumes.keySet().stream().filter(v -> !mounted.contains(v)).forEach(v -> out.add(new Violation(
+                p + "volumes", "volume with name '" + v + "' not mounted")));
     }
 
     private void checkContainer(JsonNode c, String p, boolean serving, List<Violation> out) {

@@ -172,7 +172,7 @@ class DeployerTest {
     }
 
     @Test
-    void aSecretWithoutTheKeyIsMissingToo() {
+    void aSecretWithoutTheMountedFileIsMissingToo() {
         client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("tollgate-auth")
                 .endMetadata().addToData("other", "eA==").build()).create();
         DeployException e = assertThrows(DeployException.class, () -> deployer.deploy(

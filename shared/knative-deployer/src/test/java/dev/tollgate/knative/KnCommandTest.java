@@ -14,7 +14,7 @@ class KnCommandTest {
                 kn service create require-labels \\
                   --image ghcr.io/tollgate/require-labels:0.1.0-SNAPSHOT \\
                   --pull-policy IfNotPresent \\
-                  --env-value-from TOLLGATE_AUTH_PATH_TOKEN_VALUES=secret:tollgate-auth:path-tokens \\
+                  --env TOLLGATE_AUTH_PATH_TOKEN_FILES=/var/run/tollgate/auth/path-tokens \\
                   --port http1:8080 \\
                   --probe-liveness http:::/q/health/live \\
                   --probe-liveness-opts InitialDelaySeconds=0,PeriodSeconds=10,TimeoutSeconds=3,SuccessThreshold=1,FailureThreshold=3 \\
@@ -22,6 +22,8 @@ class KnCommandTest {
                   --probe-readiness-opts InitialDelaySeconds=0,PeriodSeconds=0,TimeoutSeconds=0,SuccessThreshold=1,FailureThreshold=0 \\
                   --request cpu=250m,memory=192Mi \\
                   --limit memory=384Mi \\
+                  --volume tollgate-auth=secret:tollgate-auth \\
+                  --mount /var/run/tollgate/auth=tollgate-auth \\
                   --security-context strict \\
                   --concurrency-limit 100 \\
                   --timeout 10 \\
@@ -43,6 +45,14 @@ class KnCommandTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> KnCommand.of(ServiceManifest.parse(yaml, "a.yaml")));
         assertTrue(e.getMessage().contains("no flag for spec.template.spec.[enableServiceLinks]"), e.getMessage());
+    }
+
+    @Test
+    void aSecretVolumeModeKnCannotSetIsRefused() {
+        String yaml = Manifests.yaml("a").replace("defaultMode: 420", "defaultMode: 384");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> KnCommand.of(ServiceManifest.parse(yaml, "a.yaml")));
+        assertTrue(e.getMessage().contains("defaultMode 384"), e.getMessage());
     }
 
     @Test

@@ -51,11 +51,14 @@ class KnativeRulesTest {
             autoscaling.knative.dev/scale-down-delay: 5m | autoscaling.knative.dev/activation-scale: "1" | activation-scale
             failureThreshold: 0                       | failureThreshold: 2                        | disallowed when periodSeconds is zero
             timeoutSeconds: 0                         | timeoutSeconds: 1                          | disallowed when periodSeconds is zero
-            name: TOLLGATE_AUTH_PATH_TOKEN_VALUES     | name: K_SERVICE                            | reserved environment variable
+            name: TOLLGATE_AUTH_PATH_TOKEN_FILES      | name: K_SERVICE                            | reserved environment variable
+            readOnly: true                            | readOnly: false                            | should be readOnly
+            mountPath: /var/run/tollgate/auth         | mountPath: relative/path                   | mountPath
+            - name: tollgate-auth\\n                    | - name: other\\n                             | not mounted
             image: ghcr.io/tollgate/require-labels:0.1.0-SNAPSHOT | image: ""                      | image
             """)
     void knativeRefuses(String from, String to, String expected) {
-        List<Violation> v = check(edit(from, to));
+        List<Violation> v = check(edit(from.replace("\\n", "\n"), to.replace("\\n", "\n")));
         assertTrue(v.stream().anyMatch(x -> x.toString().contains(expected)), () -> "expected '" + expected
                 + "' among " + v);
     }

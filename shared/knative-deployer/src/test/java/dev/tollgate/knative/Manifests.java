@@ -35,11 +35,8 @@ final class Manifests {
                       containerConcurrency: 100
                       containers:
                         - env:
-                            - name: TOLLGATE_AUTH_PATH_TOKEN_VALUES
-                              valueFrom:
-                                secretKeyRef:
-                                  key: path-tokens
-                                  name: tollgate-auth
+                            - name: TOLLGATE_AUTH_PATH_TOKEN_FILES
+                              value: /var/run/tollgate/auth/path-tokens
                           image: ghcr.io/tollgate/%1$s:0.1.0-SNAPSHOT
                           imagePullPolicy: IfNotPresent
                           livenessProbe:
@@ -81,7 +78,17 @@ final class Manifests {
                             runAsNonRoot: true
                             seccompProfile:
                               type: RuntimeDefault
+                          volumeMounts:
+                            - mountPath: /var/run/tollgate/auth
+                              name: tollgate-auth
+                              readOnly: true
                       timeoutSeconds: 10
+                      volumes:
+                        - name: tollgate-auth
+                          secret:
+                            defaultMode: 420
+                            optional: false
+                            secretName: tollgate-auth
                 """.formatted(name);
     }
 

@@ -84,6 +84,22 @@ final class KnInterpreter {
                         list.put(p[0], p[1]);
                     }
                 }
+                case "--volume" -> {
+                    String[] kv = v.split("=", 2);
+                    String[] src = kv[1].split(":", 2);
+                    ObjectNode volume = arr(tspec, "volumes").addObject().put("name", kv[0]);
+                    if (src[0].equals("secret") || src[0].equals("sc")) {
+                        volume.putObject("secret").put("secretName", src[1]);
+                    } else {
+                        volume.putObject("configMap").put("name", src[1]);
+                    }
+                }
+                case "--mount" -> {
+                    // path=volume names an existing volume; kn mounts secret and configMap volumes read-only.
+                    String[] kv = v.split("=", 2);
+                    arr(c, "volumeMounts").addObject().put("mountPath", kv[0]).put("name", kv[1])
+                            .put("readOnly", true);
+                }
                 case "--security-context" -> security = v;
                 case "--concurrency-limit" -> tspec.put("containerConcurrency", Integer.parseInt(v));
                 case "--timeout" -> tspec.put("timeoutSeconds", Integer.parseInt(v));
@@ -168,7 +184,8 @@ final class KnInterpreter {
 
     /**
      * Removes what {@link dev.tollgate.knative.KnCommand#KNOWN_DIFFERENCES} lists, from either side, so the rest
-     * must be equal: the container name, TCP/HTTP defaults, zero probe fields, kn's user-image annotation; and
+     * must be equal: the container name, TCP/HTTP defaults, zero probe fields, secret volume defaults, kn's
+     * user-image annotation; and
      * sorts env by name (kn sorts plain variables).
      */
     static ObjectNode normalize(JsonNode service) {
@@ -177,6 +194,16 @@ final class KnInterpreter {
         JsonNode annotations = template.path("metadata").path("annotations");
         if (annotations instanceof ObjectNode a) {
             a.remove("client.knative.dev/user-image");
+        }
+        for (JsonNode v : template.path("spec").path("volumes")) {
+            if (v.get("secret") instanceof ObjectNode secret) {
+                if (secret.path("defaultMode").asInt(420) == 420) {
+                    secret.remove("defaultMode");
+                }
+                if (!secret.path("optional").asBoolean(false)) {
+                    secret.remove("optional");
+                }
+            }
         }
         for (JsonNode cn : template.path("spec").path("containers")) {
             ObjectNode c = (ObjectNode) cn;
