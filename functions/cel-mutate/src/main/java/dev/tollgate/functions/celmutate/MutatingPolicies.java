@@ -53,6 +53,7 @@ public final class MutatingPolicies {
         final MutatingPolicyDefinition definition;
         final PolicyExpressions expressions;
         final List<Compiled> mutations = new ArrayList<>();
+        private final List<String> rewriteErrors = new ArrayList<>();
         final boolean usesNamespaceObject;
 
         CompiledPolicy(KubeCel cel, MutatingPolicyDefinition definition) {
@@ -78,8 +79,6 @@ public final class MutatingPolicies {
                     definition.spec().matchConditions().stream().map(NamedExpression::expression)),
                     ms.stream().map(Mutation::expression)).anyMatch(s -> s.contains("namespaceObject"));
         }
-
-        private final List<String> rewriteErrors = new ArrayList<>();
 
         List<String> compileErrors() {
             List<String> all = new ArrayList<>(expressions.compileErrors());
@@ -116,9 +115,8 @@ public final class MutatingPolicies {
                     + e));
             compiled.add(c);
         }
-        this.dispatcher = new PolicyDispatcher<>(config.withPolicies(compiled), new PolicyConfig.Kinds<>(
-                KINDS.apiVersions(), KINDS.policyKind(), KINDS.bindingKind(), null, null,
-                c -> c.definition.spec(), Binding::spec));
+        this.dispatcher = new PolicyDispatcher<>(config.withPolicies(compiled), c -> c.definition.spec(),
+                Binding::spec);
     }
 
     /**

@@ -101,8 +101,7 @@ public final class ValidatingPolicies {
             compiled.add(c);
         }
         PolicyConfig<CompiledPolicy, Binding> view = config.withPolicies(compiled);
-        this.dispatcher = new PolicyDispatcher<>(view, new PolicyConfig.Kinds<>(KINDS.apiVersions(),
-                KINDS.policyKind(), KINDS.bindingKind(), null, null, c -> c.definition.spec(), Binding::spec));
+        this.dispatcher = new PolicyDispatcher<>(view, c -> c.definition.spec(), Binding::spec);
     }
 
     /**

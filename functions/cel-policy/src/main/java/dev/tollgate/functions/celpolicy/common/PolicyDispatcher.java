@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -39,24 +40,29 @@ public final class PolicyDispatcher<P, B> {
     }
 
     private final List<Entry<P, B>> entries = new ArrayList<>();
-    private final PolicyConfig.Kinds<P, B> kinds;
+    private final Function<B, BindingSpec> bindingSpec;
     private final Namespaces namespaces;
     private final Params params;
 
-    public PolicyDispatcher(PolicyConfig<P, B> config, PolicyConfig.Kinds<P, B> kinds) {
-        this.kinds = kinds;
+    /**
+     * @param policySpec  the shared fields of a policy
+     * @param bindingSpec the shared fields of a binding
+     */
+    public PolicyDispatcher(PolicyConfig<P, B> config, Function<P, PolicySpec> policySpec,
+            Function<B, BindingSpec> bindingSpec) {
+        this.bindingSpec = bindingSpec;
         this.namespaces = config.namespaces();
         this.params = config.params();
         Map<String, List<B>> byPolicy = new LinkedHashMap<>();
         for (B b : config.bindings()) {
-            byPolicy.computeIfAbsent(kinds.bindingSpec().apply(b).policyName(), k -> new ArrayList<>()).add(b);
+            byPolicy.computeIfAbsent(bindingSpec.apply(b).policyName(), k -> new ArrayList<>()).add(b);
         }
         List<P> sorted = new ArrayList<>(config.policies());
-        sorted.sort(Comparator.comparing(p -> kinds.policySpec().apply(p).name()));
+        sorted.sort(Comparator.comparing(p -> policySpec.apply(p).name()));
         for (P p : sorted) {
-            PolicySpec spec = kinds.policySpec().apply(p);
+            PolicySpec spec = policySpec.apply(p);
             List<B> bs = new ArrayList<>(byPolicy.getOrDefault(spec.name(), List.of()));
-            bs.sort(Comparator.comparing(b -> kinds.bindingSpec().apply(b).name()));
+            bs.sort(Comparator.comparing(b -> bindingSpec.apply(b).name()));
             if (!bs.isEmpty()) {
                 entries.add(new Entry<>(p, spec, List.copyOf(bs)));
             }
@@ -79,7 +85,7 @@ public final class PolicyDispatcher<P, B> {
                 continue;
             }
             for (B b : e.bindings()) {
-                BindingSpec binding = kinds.bindingSpec().apply(b);
+                BindingSpec binding = bindingSpec.apply(b);
                 List<ObjectNode> found;
                 try {
                     if (!binding.matchResources().matches(request, namespaces)) {
