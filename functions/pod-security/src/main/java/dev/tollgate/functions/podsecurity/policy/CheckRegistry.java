@@ -20,6 +20,7 @@ import dev.tollgate.functions.podsecurity.LevelVersion;
  */
 public final class CheckRegistry {
 
+    private static final Step[] NONE = new Step[0];
     private static final CheckRegistry STANDARD = new CheckRegistry(PodSecurityChecks.ALL);
 
     private record Step(String id, Check.PodCheck check) {
@@ -105,7 +106,7 @@ public final class CheckRegistry {
     private Step[] steps(LevelVersion levelVersion) {
         int minor = levelVersion.version().effectiveMinor(newestMinor);
         return switch (levelVersion.level()) {
-            case PRIVILEGED -> new Step[0];
+            case PRIVILEGED -> NONE;
             case BASELINE -> baseline[minor];
             case RESTRICTED -> restricted[minor];
         };
