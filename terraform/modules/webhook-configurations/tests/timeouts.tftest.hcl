@@ -1,6 +1,6 @@
 # The timing budget: webhook timeoutSeconds, the platform's request timeout and the function's internal deadline.
 #   needed   = ceil(cold start + evaluation) + ceil(network)     (a cold call fits)
-#   webhook  = override, else min(30, needed)
+#   webhook  = override, else the timeoutSeconds declared in webhook.yaml, else min(30, needed)
 #   request  = webhook - ceil(network)                            (Knative Service / Lambda timeout)
 #   deadline = max(request - cold start, min(evaluation, request)) (TOLLGATE_DEADLINE_TIMEOUT)
 
@@ -185,4 +185,58 @@ run "no_network_margin" {
     condition     = output.timeouts.strict.webhook_timeout_seconds == 3 && output.timeouts.strict.request_timeout_seconds == 3 && output.timeouts.strict.internal_deadline_ms == 1000
     error_message = "3 / 3 / 1000 ms, got ${jsonencode(output.timeouts.strict)}"
   }
+}
+
+run "declared_timeout_wins_over_the_budget_and_is_checked" {
+  command = plan
+
+  variables {
+    catalog = {
+      functions = {
+        strict = {
+          webhooks = [
+            {
+              type    = "validating"
+              path    = "/strict/a"
+              webhook = { name = "a.strict.tollgate.dev", failurePolicy = "Fail", sideEffects = "None", admissionReviewVersions = ["v1"], timeoutSeconds = 12 }
+            },
+            {
+              type    = "validating"
+              path    = "/strict/b"
+              webhook = { name = "b.strict.tollgate.dev", failurePolicy = "Fail", sideEffects = "None", admissionReviewVersions = ["v1"], timeoutSeconds = 10 }
+            }
+          ]
+        }
+      }
+    }
+  }
+
+  assert {
+    condition     = output.timeouts.strict.webhook_timeout_seconds == 10 && output.timeouts.strict.request_timeout_seconds == 9 && output.timeouts.strict.internal_deadline_ms == 4000
+    error_message = "the smallest declared timeout (10) wins: request 9, deadline 9 - 5 = 4 s, got ${jsonencode(output.timeouts.strict)}"
+  }
+  assert {
+    condition     = alltrue([for w in nonsensitive(output.validating_configuration.webhooks) : w.timeoutSeconds == 10])
+    error_message = "every webhook of the function carries the function's timeout"
+  }
+}
+
+run "declared_timeout_too_short_for_a_cold_fail_call_is_an_error" {
+  command = plan
+
+  variables {
+    catalog = {
+      functions = {
+        strict = {
+          webhooks = [{
+            type    = "validating"
+            path    = "/strict"
+            webhook = { name = "strict.tollgate.dev", failurePolicy = "Fail", sideEffects = "None", admissionReviewVersions = ["v1"], timeoutSeconds = 3 }
+          }]
+        }
+      }
+    }
+  }
+
+  expect_failures = [output.timeouts]
 }
