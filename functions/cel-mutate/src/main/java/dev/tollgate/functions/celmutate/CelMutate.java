@@ -43,8 +43,11 @@ public class CelMutate implements MutatingPolicy {
                 config);
         policies.warnings().forEach(w -> LOG.warn("cel-mutate: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-mutate: " + e));
-        policies.uncoveredBy(RegistrationCoverage.packagedRules("/cel-mutate"))
-                .forEach(w -> LOG.warn("cel-mutate: " + w));
+        // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.
+        var registration = RegistrationCoverage.packagedRules("/cel-mutate");
+        if (!registration.isEmpty()) {
+            policies.uncoveredBy(registration).forEach(w -> LOG.warn("cel-mutate: " + w));
+        }
     }
 
     public CelMutate(MutatingPolicies policies) {

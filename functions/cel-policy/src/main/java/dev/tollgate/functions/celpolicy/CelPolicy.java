@@ -42,8 +42,11 @@ public class CelPolicy implements ValidatingPolicy {
                 config);
         policies.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-policy: " + e));
-        policies.uncoveredBy(RegistrationCoverage.packagedRules("/cel-policy"))
-                .forEach(w -> LOG.warn("cel-policy: " + w));
+        // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.
+        var registration = RegistrationCoverage.packagedRules("/cel-policy");
+        if (!registration.isEmpty()) {
+            policies.uncoveredBy(registration).forEach(w -> LOG.warn("cel-policy: " + w));
+        }
     }
 
     public CelPolicy(ValidatingPolicies policies) {

@@ -3,7 +3,9 @@ package dev.tollgate.functions.celpolicy.common;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import dev.tollgate.admission.GroupVersionResource;
@@ -22,23 +24,27 @@ public final class RegistrationCoverage {
     private RegistrationCoverage() {
     }
 
-    /** The rules of the registration packaged with the function, or none when there is no webhook.yaml. */
+    /**
+     * The rules of the packaged registration entries served at {@code path}; every webhook.yaml on the classpath is
+     * read, since a bundle of several functions has one per function.
+     */
     public static List<Rule> packagedRules(String path) {
         ClassLoader cl = Thread.currentThread().getContextClassLoader();
-        try (InputStream in = cl.getResourceAsStream(Registrations.CLASSPATH_LOCATION)) {
-            if (in == null) {
-                return List.of();
-            }
-            List<Rule> rules = new ArrayList<>();
-            for (WebhookRegistration r : Registrations.read("", in, Registrations.CLASSPATH_LOCATION)) {
-                if (r.path().equals(path)) {
-                    rules.addAll(r.rules());
+        List<Rule> rules = new ArrayList<>();
+        try {
+            for (URL url : Collections.list(cl.getResources(Registrations.CLASSPATH_LOCATION))) {
+                try (InputStream in = url.openStream()) {
+                    for (WebhookRegistration r : Registrations.read("", in, url.toString())) {
+                        if (r.path().equals(path)) {
+                            rules.addAll(r.rules());
+                        }
+                    }
                 }
             }
-            return rules;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + Registrations.CLASSPATH_LOCATION, e);
         }
+        return rules;
     }
 
     /**
