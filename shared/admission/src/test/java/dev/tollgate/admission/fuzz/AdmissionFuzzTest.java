@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +29,8 @@ import dev.tollgate.admission.match.Rule;
 /**
  * Fuzz targets over everything that reads untrusted input. The property for each: it returns, or refuses with the
  * one documented exception; no other exception, no hang (Jazzer reports either). In a normal build these run the
- * regression inputs under src/test/resources/.../AdmissionFuzzTestInputs/&lt;target&gt;/; with JAZZER_FUZZ=1 they
+ * regression inputs under src/test/resources/.../AdmissionFuzzTestInputs/&lt;target&gt;/ (two-document
+ * targets: the documents separated by a NUL byte); with JAZZER_FUZZ=1 they
  * fuzz (see shared/function-runtime/README.md, "Fuzzing").
  */
 class AdmissionFuzzTest {
@@ -52,7 +52,7 @@ class AdmissionFuzzTest {
     };
 
     /** The review decoder: any bytes give a review or a ReviewDecodeException; a review round-trips. */
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "10m")
     void reviewDecoder(byte[] body) throws IOException {
         AdmissionReview review;
         try {
@@ -68,44 +68,45 @@ class AdmissionFuzzTest {
         assertEquals(200, result.status());
     }
 
-    /** diff then apply gives back the edited document, for any two JSON documents. */
-    @FuzzTest(maxDuration = "10s")
-    void patchRoundTrip(FuzzedDataProvider data) {
-        JsonNode original = parse(data.consumeString(2000));
-        JsonNode edited = parse(data.consumeRemainingAsString());
-        if (original == null || edited == null) {
+    /** diff then apply gives back the edited document, for any two JSON documents (separated by a NUL byte). */
+    @FuzzTest(maxDuration = "10m")
+    @DictionaryEntries({ "{", "}", "[", "]", "\"", ":", ",", "null", "true", "~0", "~1", "/", "\\u0000", "\u0000" })
+    void patchRoundTrip(byte[] input) {
+        JsonNode[] docs = twoDocuments(input);
+        if (docs == null) {
             return;
         }
-        JsonNode patch = JsonPatches.diff(original, edited);
-        assertEquals(edited, JsonPatches.apply(patch, original), () -> "patch " + patch);
+        JsonNode patch = JsonPatches.diff(docs[0], docs[1]);
+        assertEquals(docs[1], JsonPatches.apply(patch, docs[0]), () -> "patch " + patch);
     }
 
-    /** Applying an arbitrary patch to an arbitrary document applies or is refused with IllegalArgumentException. */
-    @FuzzTest(maxDuration = "10s")
-    void patchApply(FuzzedDataProvider data) {
-        JsonNode patch = parse(data.consumeString(2000));
-        JsonNode target = parse(data.consumeRemainingAsString());
-        if (patch == null || target == null) {
+    /** An arbitrary patch (before the NUL byte) on an arbitrary document applies or is refused with IAE. */
+    @FuzzTest(maxDuration = "10m")
+    @DictionaryEntries({ "\"op\"", "\"add\"", "\"remove\"", "\"replace\"", "\"move\"", "\"copy\"",
+            "\"test\"", "\"path\"", "\"from\"", "\"value\"", "\"/-\"", "/0", "~0", "~1", "\u0000" })
+    void patchApply(byte[] input) {
+        JsonNode[] docs = twoDocuments(input);
+        if (docs == null) {
             return;
         }
-        JsonNode copy = target.deepCopy();
+        JsonNode copy = docs[1].deepCopy();
         try {
-            JsonPatches.apply(patch, target);
+            JsonPatches.apply(docs[0], docs[1]);
         } catch (IllegalArgumentException e) {
             assertNotNull(e.getMessage());
         }
-        assertEquals(copy, target, "the target is never changed in place");
+        assertEquals(copy, docs[1], "the target is never changed in place");
     }
 
+    private static final List<Map<String, String>> LABEL_SETS = List.of(Map.of(), Map.of("app", "web"),
+            Map.of("app", "web", "tier", "db", "example.com/x", ""), Map.of("a/b", "c"));
+
     /** Label selectors parse or are refused with IllegalArgumentException; a parsed one matches without failing. */
-    @FuzzTest(maxDuration = "10s")
-    void labelSelector(FuzzedDataProvider data) {
-        Map<String, String> labels = new HashMap<>();
-        int n = data.consumeInt(0, 4);
-        for (int i = 0; i < n; i++) {
-            labels.put(data.consumeString(40), data.consumeString(40));
-        }
-        JsonNode node = parse(data.consumeRemainingAsString());
+    @FuzzTest(maxDuration = "10m")
+    @DictionaryEntries({ "\"matchLabels\"", "\"matchExpressions\"", "\"key\"", "\"operator\"",
+            "\"values\"", "\"In\"", "\"NotIn\"", "\"Exists\"", "\"DoesNotExist\"", "\"app\"", "/" })
+    void labelSelector(byte[] input) {
+        JsonNode node = parse(input);
         if (node == null) {
             return;
         }
@@ -116,19 +117,20 @@ class AdmissionFuzzTest {
             assertNotNull(e.getMessage());
             return;
         }
-        selector.matches(labels);
+        LABEL_SETS.forEach(selector::matches);
         assertNotNull(selector.toString());
     }
 
+    private static final List<GroupVersionResource> RESOURCES = List.of(GroupVersionResource.of("", "v1", "pods"),
+            GroupVersionResource.of("apps", "v1", "deployments"), GroupVersionResource.of("", "v1", "namespaces"),
+            GroupVersionResource.of("example.com", "v1beta1", "widgets"));
+
     /** Rules parse or are refused with IllegalArgumentException; a parsed one matches any request without failing. */
-    @FuzzTest(maxDuration = "10s")
-    void rule(FuzzedDataProvider data) {
-        Operation op = data.pickValue(Operation.values());
-        GroupVersionResource gvr = GroupVersionResource.of(data.consumeString(20), data.consumeString(10),
-                data.consumeString(30));
-        String sub = data.consumeString(20);
-        String namespace = data.consumeBoolean() ? "" : data.consumeString(20);
-        JsonNode node = parse(data.consumeRemainingAsString());
+    @FuzzTest(maxDuration = "10m")
+    @DictionaryEntries({ "\"operations\"", "\"apiGroups\"", "\"apiVersions\"", "\"resources\"",
+            "\"scope\"", "\"Namespaced\"", "\"Cluster\"", "\"*\"", "\"*/*\"", "\"CREATE\"", "/status" })
+    void rule(byte[] input) {
+        JsonNode node = parse(input);
         if (node == null) {
             return;
         }
@@ -139,15 +141,36 @@ class AdmissionFuzzTest {
             assertNotNull(e.getMessage());
             return;
         }
-        rule.matches(op, gvr, sub, namespace);
-        rule.matchesResource(gvr, sub);
+        for (GroupVersionResource gvr : RESOURCES) {
+            for (Operation op : Operation.values()) {
+                for (String sub : new String[] { "", "status", "scale" }) {
+                    rule.matches(op, gvr, sub, "");
+                    rule.matches(op, gvr, sub, "shop");
+                }
+            }
+            rule.matchesResource(gvr, "");
+        }
         assertNotNull(List.copyOf(rule.resources()));
     }
 
+    /** Two JSON documents separated by the first NUL byte, or null. */
+    private static JsonNode[] twoDocuments(byte[] input) {
+        int nul = 0;
+        while (nul < input.length && input[nul] != 0) {
+            nul++;
+        }
+        if (nul >= input.length) {
+            return null;
+        }
+        JsonNode a = parse(java.util.Arrays.copyOfRange(input, 0, nul));
+        JsonNode b = parse(java.util.Arrays.copyOfRange(input, nul + 1, input.length));
+        return a == null || b == null ? null : new JsonNode[] { a, b };
+    }
+
     /** Parses with the codec's limits; null for anything that is not JSON (not what these targets test). */
-    private static JsonNode parse(String text) {
+    private static JsonNode parse(byte[] bytes) {
         try {
-            JsonNode node = JSON.readTree(text);
+            JsonNode node = JSON.readTree(bytes);
             return node == null || node.isMissingNode() ? null : node;
         } catch (IOException | RuntimeException e) {
             return null;
