@@ -99,6 +99,7 @@ public final class Deployer {
         }
         preflight();
         checkSecrets(manifests);
+        checkConfigMaps(manifests);
         Map<String, Service> applied = new LinkedHashMap<>();
         for (ServiceManifest m : manifests) {
             Service svc = toService(m, registry, tag);
@@ -229,6 +230,34 @@ public final class Deployer {
                     + namespace + ": " + missing + ". Create them first, e.g. kubectl create secret generic "
                     + "tollgate-auth -n " + namespace + " --from-literal=path-tokens=\"$(openssl rand -hex 24)\" "
                     + "(knative/README.md, section Caller token).");
+        }
+    }
+
+    /** Every ConfigMap mounted as a volume (the CEL functions' policy files) must exist, or the pod never starts. */
+    void checkConfigMaps(List<ServiceManifest> manifests) {
+        java.util.Set<String> needed = new java.util.TreeSet<>();
+        for (ServiceManifest m : manifests) {
+            for (JsonNode v : m.tree().path("spec").path("template").path("spec").path("volumes")) {
+                JsonNode cm = v.path("configMap");
+                if (cm.isObject() && !cm.path("optional").asBoolean(false)) {
+                    needed.add(cm.path("name").asText());
+                }
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        for (String name : needed) {
+            try {
+                if (kube.configMaps().inNamespace(namespace).withName(name).get() == null) {
+                    missing.add(name);
+                }
+            } catch (KubernetesClientException e) {
+                throw translate(e, "read config map " + name);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new DeployException("the functions mount these config maps, which do not exist in namespace "
+                    + namespace + ": " + missing + ". Create them first from your policy files, e.g. kubectl create "
+                    + "configmap " + missing.get(0) + " -n " + namespace + " --from-file=<policy files>.");
         }
     }
 

@@ -25,7 +25,8 @@ public final class KnCommand {
                     + "function",
             "kn leaves ports[0].protocol and the probes' httpGet.scheme unset; TCP and HTTP are their defaults",
             "probe fields set to 0 in the manifest are the same as unset",
-            "kn leaves a secret volume's defaultMode and optional unset; 0644 (420) and false are their defaults",
+            "kn leaves a secret or configMap volume's defaultMode and optional unset; 0644 (420) and false are their "
+                    + "defaults",
             "kn records the image it was given in the revision annotation client.knative.dev/user-image");
 
     /** kn's --security-context strict: what kn sets on the container unless told none. */

@@ -172,6 +172,26 @@ class DeployerTest {
     }
 
     @Test
+    void aMissingPolicyConfigMapStopsTheDeploy() {
+        createAuthSecret();
+        ServiceManifest celPolicy = ServiceManifest.parse(Manifests.yaml("cel-policy")
+                .replace("            - mountPath: /var/run/tollgate/auth\n",
+                        "            - mountPath: /etc/tollgate/cel-policy\n"
+                                + "              name: cel-policy-config\n"
+                                + "              readOnly: true\n"
+                                + "            - mountPath: /var/run/tollgate/auth\n")
+                .replace("      volumes:\n", "      volumes:\n"
+                        + "        - name: cel-policy-config\n"
+                        + "          configMap:\n"
+                        + "            name: tollgate-cel-policy\n"), "cel-policy.yaml");
+        DeployException e = assertThrows(DeployException.class, () -> deployer.deploy(List.of(celPolicy), null, null,
+                FAST));
+        assertTrue(e.getMessage().contains("config maps, which do not exist in namespace tollgate: "
+                + "[tollgate-cel-policy]"), e.getMessage());
+        assertEquals(0, knative.services().inNamespace(NS).list().getItems().size());
+    }
+
+    @Test
     void aSecretWithoutTheMountedFileIsMissingToo() {
         client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("tollgate-auth")
                 .endMetadata().addToData("other", "eA==").build()).create();

@@ -184,7 +184,7 @@ final class KnInterpreter {
 
     /**
      * Removes what {@link dev.tollgate.knative.KnCommand#KNOWN_DIFFERENCES} lists, from either side, so the rest
-     * must be equal: the container name, TCP/HTTP defaults, zero probe fields, secret volume defaults, kn's
+     * must be equal: the container name, TCP/HTTP defaults, zero probe fields, secret and configMap volume defaults, kn's
      * user-image annotation; and
      * sorts env by name (kn sorts plain variables).
      */
@@ -196,12 +196,14 @@ final class KnInterpreter {
             a.remove("client.knative.dev/user-image");
         }
         for (JsonNode v : template.path("spec").path("volumes")) {
-            if (v.get("secret") instanceof ObjectNode secret) {
-                if (secret.path("defaultMode").asInt(420) == 420) {
-                    secret.remove("defaultMode");
-                }
-                if (!secret.path("optional").asBoolean(false)) {
-                    secret.remove("optional");
+            for (String kind : new String[] { "secret", "configMap" }) {
+                if (v.get(kind) instanceof ObjectNode source) {
+                    if (source.path("defaultMode").asInt(420) == 420) {
+                        source.remove("defaultMode");
+                    }
+                    if (!source.path("optional").asBoolean(false)) {
+                        source.remove("optional");
+                    }
                 }
             }
         }
