@@ -25,9 +25,9 @@ import dev.tollgate.admission.match.LabelSyntax;
  * {@code team=unassigned}); a label the object already has keeps its value, so applying the policy twice changes
  * nothing. Which objects it sees is decided by its registration (webhook.yaml).
  *
- * <p>This is the example rule the Tollgate archetype generated: replace the body of the {@code mutate} method with your own.
- * Edit {@code object} in place and return a verdict; the library turns the edits into the JSON Patch (never write
- * patch paths by hand), and {@code request} stays read-only. Return {@code Verdict.deny(...)} to refuse instead.
+ * <p>This is the example rule the Tollgate archetype generated: replace the body of the {@code mutate} method with
+ * your own. Edit {@code object} in place and return a verdict; the library turns the edits into the JSON Patch (never
+ * write patch paths by hand), and {@code request} stays read-only. Return {@code Verdict.deny(...)} to refuse instead.
  */
 @ApplicationScoped
 public class ${className} implements MutatingPolicy {
@@ -84,8 +84,8 @@ public class ${className} implements MutatingPolicy {
             labels.put(key, value);
         }
         if (labels.isEmpty()) {
-            throw new IllegalArgumentException("${artifactId}: set tollgate.${artifactId}.default-labels to at least one "
-                    + "key=value pair");
+            throw new IllegalArgumentException("${artifactId}: set tollgate.${artifactId}.default-labels to at "
+                    + "least one key=value pair");
         }
         return Collections.unmodifiableMap(labels);
     }
@@ -117,8 +117,8 @@ import dev.tollgate.admission.Verdict;
  * by digest ({@code @sha256:...}) always passes. Objects without a pod spec are allowed. Which objects it sees is
  * decided by its registration (webhook.yaml).
  *
- * <p>This is the example rule the Tollgate archetype generated: replace the body of the {@code validate} method with your own.
- * Return {@code Verdict.allow()}, optionally {@code .withWarning(...)}, or {@code Verdict.deny(...)} with a
+ * <p>This is the example rule the Tollgate archetype generated: replace the body of the {@code validate} method with
+ * your own. Return {@code Verdict.allow()}, optionally {@code .withWarning(...)}, or {@code Verdict.deny(...)} with a
  * message that tells the user what to change.
  */
 @ApplicationScoped

@@ -173,7 +173,11 @@ class ${className}Test {
         assertEquals(1, entries.size());
         WebhookRegistration entry = entries.get(0);
         assertEquals(List.of(), RegistrationValidator.validateDeclared(entry));
-        assertEquals("/" + new ${className}(#if ($type == 'mutating')List.of("team=unassigned")#{else}List.of()#end).name(), entry.path());
+#if ($type == 'mutating')
+        assertEquals("/" + new ${className}(List.of("team=unassigned")).name(), entry.path());
+#else
+        assertEquals("/" + new ${className}(List.of()).name(), entry.path());
+#end
         assertEquals(WebhookRegistration.Type.${type}, entry.type());
     }
 }
