@@ -41,7 +41,7 @@ def assertKnativeManifest(File project, String name, int webhookTimeout) {
  */
 def assertFragmentLikeTheRepository(File repoRoot, File project, String name, int webhookTimeout) {
     def ours = new File(project, 'src/main/kubernetes/knative.yml').text
-    def compared = []
+    def compared = [:]
     new File(repoRoot, 'functions').eachDir { dir ->
         def fragment = new File(dir, 'src/main/kubernetes/knative.yml')
         def webhook = new File(dir, 'webhook.yaml')
@@ -49,15 +49,15 @@ def assertFragmentLikeTheRepository(File repoRoot, File project, String name, in
             def timeouts = (webhook.text =~ /(?m)^timeoutSeconds:\s*(\d+)/).collect { it[1] as int }
             def theirs = fragment.text
             if (timeouts && timeouts.min() == webhookTimeout && theirs.contains("(Tollgate's default)")) {
-                assert theirs.replace(dir.name, name) == ours :
-                        "src/main/kubernetes/knative.yml of the archetype no longer matches what " +
-                        "shared/knative-manifests writes (compare with ${fragment}); update the archetype template"
-                compared << dir.name
+                compared[dir.name] = theirs.replace(dir.name, name) == ours
             }
         }
     }
     assert !compared.isEmpty() : "no function in ${repoRoot}/functions with webhook timeoutSeconds ${webhookTimeout} " +
             "and the default scale-down delay to compare the generated knative.yml with"
+    // One identical fragment suffices: a function may carry additions of its own.
+    assert compared.values().any() : "the archetype's src/main/kubernetes/knative.yml matches none of what " +
+            "shared/knative-manifests wrote for ${compared.keySet()}; update the archetype template"
 }
 
 /**
