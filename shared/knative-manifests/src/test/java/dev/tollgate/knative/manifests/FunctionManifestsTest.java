@@ -13,9 +13,11 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import dev.tollgate.knative.KnativeRules;
 import dev.tollgate.knative.ServiceManifest;
@@ -25,6 +27,8 @@ import dev.tollgate.knative.ServiceManifest;
  * build generated, the request timeout fits the webhook's, and Knative's own rules hold.
  */
 @Order(1)
+// In refresh mode the first two write the files the later ones read, so a brand-new function refreshes in one run.
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FunctionManifestsTest {
 
     @Test
@@ -33,12 +37,14 @@ class FunctionManifestsTest {
     }
 
     @TestFactory
+    @Order(1)
     Stream<DynamicTest> fragmentFollowsTheWebhookTimeout() {
         return Project.functions().stream().map(f -> dynamicTest(f.name(), () ->
                 Project.golden(f.fragment(), Fragments.of(f), "generated from " + f.name() + "'s webhook.yaml")));
     }
 
     @TestFactory
+    @Order(2)
     Stream<DynamicTest> committedManifestIsWhatTheBuildGenerates() {
         return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
             Path generated = f.generatedManifest();
@@ -56,6 +62,7 @@ class FunctionManifestsTest {
     }
 
     @Test
+    @Order(3)
     void everyCommittedManifestBelongsToAFunction() throws IOException {
         List<String> orphans = new ArrayList<>();
         try (var files = Files.list(Project.knativeDir())) {
@@ -68,6 +75,7 @@ class FunctionManifestsTest {
     }
 
     @TestFactory
+    @Order(3)
     Stream<DynamicTest> requestTimeoutFitsTheWebhookTimeout() {
         return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
             ServiceManifest m = ServiceManifest.read(f.committedManifest());
@@ -82,6 +90,7 @@ class FunctionManifestsTest {
     }
 
     @TestFactory
+    @Order(3)
     Stream<DynamicTest> knativeAcceptsTheManifest() {
         return Project.functions().stream().map(f -> dynamicTest(f.name(), () ->
                 assertEquals(List.of(), KnativeRules.DEFAULTS.check(ServiceManifest.read(f.committedManifest())),
@@ -89,6 +98,7 @@ class FunctionManifestsTest {
     }
 
     @TestFactory
+    @Order(3)
     Stream<DynamicTest> tunedForScaleFromZero() {
         return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
             ServiceManifest m = ServiceManifest.read(f.committedManifest());
