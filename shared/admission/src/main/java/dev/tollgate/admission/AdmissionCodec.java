@@ -371,7 +371,8 @@ public final class AdmissionCodec {
             return "unknown error";
         }
         int nl = s.indexOf('\n');
-        return truncate(nl < 0 ? s : s.substring(0, nl));
+        // Jackson names the (redacted) source inside nested locations; only the line and column help the caller.
+        return truncate((nl < 0 ? s : s.substring(0, nl)).replaceAll("Source: REDACTED \\([^)]*\\); ", ""));
     }
 
     private static String truncate(String s) {

@@ -182,6 +182,14 @@ class AdmissionCodecTest {
     }
 
     @Test
+    void syntaxErrorsNameLineAndColumnWithoutParserNoise() {
+        ReviewDecodeException e = assertThrows(ReviewDecodeException.class, () -> codec.decode("{".getBytes()));
+        assertTrue(e.getMessage().startsWith("body is not valid JSON: Unexpected end-of-input"), e.getMessage());
+        assertTrue(e.getMessage().contains("(start marker at [line: 1, column: 1])"), e.getMessage());
+        assertFalse(e.getMessage().contains("REDACTED"), e.getMessage());
+    }
+
+    @Test
     void errorBodyIsJsonWithStatusAndMessage() throws Exception {
         JsonNode body = JSON.readTree(codec.errorBody(413, "too big"));
         assertEquals(413, body.path("status").asInt());
