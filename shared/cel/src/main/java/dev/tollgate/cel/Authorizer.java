@@ -44,11 +44,28 @@ public interface Authorizer {
 
     Decision authorize(Attributes attributes);
 
-    /** No authorizer: {@code check()} fails the evaluation with an error that says how to configure one. */
-    Authorizer NONE = attributes -> {
-        throw new IllegalStateException("no authorizer is configured for this function: authorizer checks cannot be"
-                + " answered (configure a static decision with KubeCel.builder().authorizer(...))");
-    };
+    /**
+     * No authorizer: {@code check()} fails the evaluation with an error that says how to configure one, in terms of
+     * the Java API ({@code KubeCel.builder().authorizer(...)}). An embedding function whose users configure the
+     * decision elsewhere uses {@link #none(String)} instead.
+     */
+    Authorizer NONE = none("configure a static decision with KubeCel.builder().authorizer(...)");
+
+    /**
+     * No authorizer: every {@code check()} fails the evaluation with "no authorizer is configured for this function:
+     * authorizer checks cannot be answered (<i>howToConfigure</i>)". The advice is the embedding's: a function names
+     * its own setting, e.g. {@code "set tollgate.cel-policy.authorizer to allow or deny"}.
+     */
+    static Authorizer none(String howToConfigure) {
+        if (howToConfigure == null || howToConfigure.isBlank()) {
+            throw new IllegalArgumentException("say how to configure an authorizer: the advice must not be empty");
+        }
+        String message = "no authorizer is configured for this function: authorizer checks cannot be answered ("
+                + howToConfigure.strip() + ")";
+        return attributes -> {
+            throw new IllegalStateException(message);
+        };
+    }
 
     /** Every check allowed, reason {@code "static decision: allow"}. */
     static Authorizer allowAll() {

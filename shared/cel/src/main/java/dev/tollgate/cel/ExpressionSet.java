@@ -26,6 +26,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.tollgate.cel.internal.CheckedCall;
 import dev.tollgate.cel.internal.KubeLibrary;
+import dev.tollgate.cel.internal.NullBranchHint;
 import dev.tollgate.cel.internal.PropertyNames;
 
 /**
@@ -102,7 +103,8 @@ public final class ExpressionSet {
             CelAbstractSyntaxTree ast = unescapePropertyNames(parsed.getAst());
             CelValidationResult checked = env.cel.check(ast);
             if (checked.hasError()) {
-                throw compileError(expression, checked.getSource(), checked.getErrors());
+                throw compileError(expression, checked.getSource(),
+                        NullBranchHint.explain(checked.getErrors(), type));
             }
             CelAbstractSyntaxTree checkedAst = checked.getAst();
             List<CelIssue> issues = validate(checkedAst, type);

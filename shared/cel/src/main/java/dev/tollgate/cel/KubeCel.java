@@ -216,7 +216,10 @@ public final class KubeCel {
             return this;
         }
 
-        /** How {@code authorizer} checks are answered; default {@link Authorizer#NONE} (checks fail). */
+        /**
+         * How {@code authorizer} checks are answered; default {@link Authorizer#NONE} (checks fail, the error advises
+         * this method). {@link Authorizer#none(String)} fails them too, with the embedding's own advice.
+         */
         public Builder authorizer(Authorizer authorizer) {
             this.authorizer = Objects.requireNonNull(authorizer, "authorizer");
             return this;

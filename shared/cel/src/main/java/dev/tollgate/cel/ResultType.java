@@ -6,7 +6,11 @@ public enum ResultType {
     BOOL,
     /** validations[].messageExpression. */
     STRING,
-    /** auditAnnotations[].valueExpression: a string, or null for "no annotation". */
+    /**
+     * auditAnnotations[].valueExpression: a string, or null for "no annotation". As in the API server, {@code c ?
+     * 'text' : null} does not type-check (a conditional's branches need one type); {@code c ? 'text' : ''} does, and
+     * an empty value omits the annotation too.
+     */
     STRING_OR_NULL,
     /** variables[].expression and anything else: no constraint. */
     ANY

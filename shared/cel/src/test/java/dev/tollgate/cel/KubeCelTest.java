@@ -167,6 +167,17 @@ class KubeCelTest {
         CelEvaluationError err = assertThrows(CelEvaluationError.class,
                 () -> cel.newEvaluation(AdmissionInput.of(Requests.createPod(POD))).evaluateBool(e));
         assertTrue(err.getMessage().contains("no authorizer is configured"), err.getMessage());
+        assertTrue(err.getMessage().contains("KubeCel.builder().authorizer(...)"), err.getMessage());
+
+        // An embedding function gives its own advice (its property), still failing every check.
+        KubeCel function = KubeCel.builder()
+                .authorizer(Authorizer.none("set tollgate.example.authorizer to allow or deny")).build();
+        err = assertThrows(CelEvaluationError.class, () -> function.newEvaluation(AdmissionInput.of(
+                Requests.createPod(POD))).evaluateBool(function.compile(expr, ResultType.BOOL)));
+        assertTrue(err.getMessage().contains("no authorizer is configured for this function: authorizer checks cannot"
+                + " be answered (set tollgate.example.authorizer to allow or deny)"), err.getMessage());
+        assertFalse(err.getMessage().contains("KubeCel.builder()"), err.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Authorizer.none(" "));
 
         KubeCel allow = KubeCel.builder().authorizer(Authorizer.allowAll()).build();
         assertTrue(allow.newEvaluation(AdmissionInput.of(Requests.createPod(POD)))

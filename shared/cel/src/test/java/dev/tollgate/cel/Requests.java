@@ -42,4 +42,12 @@ final class Requests {
     static AdmissionRequest createPod(String object) {
         return pod(Operation.CREATE, object, null);
     }
+
+    static AdmissionRequest createDeployment(String object) {
+        return new AdmissionRequest("uid-2", GroupVersionKind.of("apps", "v1", "Deployment"),
+                GroupVersionResource.of("apps", "v1", "deployments"), "", GroupVersionKind.of("apps", "v1",
+                        "Deployment"), GroupVersionResource.of("apps", "v1", "deployments"), "", "web", "default",
+                Operation.CREATE, new UserInfo("alice", "u-1", List.of("system:authenticated"), Map.of()),
+                KubeObject.of((ObjectNode) json(object)), null, null, false);
+    }
 }
