@@ -57,7 +57,8 @@ public class CelMutate implements MutatingPolicy {
     /** The API server's CEL environment with a static answer to {@code authorizer} checks (none: errors). */
     public static KubeCel environment(String authorizer) {
         Authorizer a = switch (authorizer.strip()) {
-            case "none" -> Authorizer.NONE;
+            case "none" -> Authorizer.none("set tollgate.cel-mutate.authorizer to allow or deny to answer them with a"
+                    + " static decision");
             case "allow" -> Authorizer.allowAll();
             case "deny" -> Authorizer.denyAll("static decision: deny (tollgate.cel-mutate.authorizer=deny)");
             default -> throw new IllegalArgumentException("tollgate.cel-mutate.authorizer must be none, allow or "

@@ -143,6 +143,24 @@ class CelMutateTest {
     }
 
     @Test
+    void authorizerChecksNeedTheConfiguredDecision() {
+        String yaml = podPolicy("""
+                mutations:
+                - patchType: JSONPatch
+                  jsonPatch:
+                    expression: >
+                      [JSONPatch{op: "add", path: "/metadata/labels/may-create",
+                                 value: string(authorizer.requestResource.check('create').allowed())}]
+                """);
+        AdmissionTester.of(of(yaml)).create(pod()).assertDenied().withMessageContaining("no authorizer is configured "
+                + "for this function: authorizer checks cannot be answered (set tollgate.cel-mutate.authorizer to "
+                + "allow or deny");
+        var allowed = AdmissionTester.of(new CelMutate(MutatingPolicies.load(ConfigFiles.parse(yaml, "test.yaml"),
+                CelMutate.environment("allow"), Namespaces.Unknown.ERROR))).create(pod()).assertAllowed();
+        assertEquals("true", allowed.patchedObject().path("metadata").path("labels").path("may-create").asText());
+    }
+
+    @Test
     void aBindingsMutationsApplyAllOrNothing() {
         String yaml = podPolicy("""
                 failurePolicy: Ignore

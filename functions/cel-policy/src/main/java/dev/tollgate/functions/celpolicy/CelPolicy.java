@@ -59,7 +59,8 @@ public class CelPolicy implements ValidatingPolicy {
      */
     public static KubeCel environment(String authorizer) {
         Authorizer a = switch (authorizer.strip()) {
-            case "none" -> Authorizer.NONE;
+            case "none" -> Authorizer.none("set tollgate.cel-policy.authorizer to allow or deny to answer them with a"
+                    + " static decision");
             case "allow" -> Authorizer.allowAll();
             case "deny" -> Authorizer.denyAll("static decision: deny (tollgate.cel-policy.authorizer=deny)");
             default -> throw new IllegalArgumentException("tollgate.cel-policy.authorizer must be none, allow or "

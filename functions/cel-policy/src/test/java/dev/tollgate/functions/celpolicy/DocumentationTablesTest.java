@@ -179,7 +179,8 @@ class DocumentationTablesTest {
                         "paramRef: {name: missing, parameterNotFoundAction: Allow}", null),
                 Arguments.of("authorizer check with no authorizer configured",
                         "validations: [{expression: \"authorizer.requestResource.check('create').allowed()\"}]", "",
-                        "no authorizer is configured"));
+                        "no authorizer is configured for this function: authorizer checks cannot be answered "
+                                + "(set tollgate.cel-policy.authorizer to allow or deny"));
     }
 
     private static final String SOME_CONFIGMAP = """
