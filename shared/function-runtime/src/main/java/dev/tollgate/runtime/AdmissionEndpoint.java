@@ -270,7 +270,7 @@ public class AdmissionEndpoint {
     }
 
     /**
-     * Sends the answer unless one was already sent, then counts and logs it.
+     * Counts and logs the answer, then sends it, unless another answer was already sent.
      *
      * @return false when another answer won (the deadline, or the policy)
      */
@@ -282,12 +282,7 @@ public class AdmissionEndpoint {
         if (call.timer >= 0) {
             ctx.vertx().cancelTimer(call.timer);
         }
-        if (!ctx.response().ended() && !ctx.response().closed()) {
-            ctx.response()
-                    .setStatusCode(result.status())
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(Buffer.buffer(result.body()));
-        }
+        // Count and log before sending, so whoever reads the answer also finds it in the metrics and the log.
         long micros = call.elapsedMicros();
         String verdict = verdictLabel(result.outcome());
         if (result.outcome() == HandlerResult.Outcome.BAD_REQUEST) {
@@ -303,6 +298,12 @@ public class AdmissionEndpoint {
             LOG.warnf("slow review: policy %s took %d ms for uid=%s (slow threshold %d ms, deadline %d ms)",
                     function, micros / 1000, result.review() == null ? "" : result.review().request().uid(),
                     deadline.slowThreshold().toMillis(), deadline.timeout().toMillis());
+        }
+        if (!ctx.response().ended() && !ctx.response().closed()) {
+            ctx.response()
+                    .setStatusCode(result.status())
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(Buffer.buffer(result.body()));
         }
         return true;
     }

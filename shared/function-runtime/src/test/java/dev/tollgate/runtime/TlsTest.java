@@ -69,10 +69,18 @@ class TlsTest {
         BigInteger before = post(https, TlsFiles.CLIENT_P12).serverSerial;
         TlsFiles.rotateServerCertificate("gen2");
         BigInteger now = before;
+        int droppedHandshakes = 0;
         for (int i = 0; i < 100 && now.equals(before); i++) {
             Thread.sleep(100); // the TLS registry re-reads the files every 500 ms
-            now = post(https, TlsFiles.CLIENT_P12).serverSerial;
+            try {
+                now = post(https, TlsFiles.CLIENT_P12).serverSerial;
+            } catch (javax.net.ssl.SSLHandshakeException e) {
+                // Vert.x can drop a handshake that arrives while it swaps the SSL context (its channel initializer
+                // sees no context for that instant); the next connection gets the new one. README: "Direct TLS".
+                droppedHandshakes++;
+            }
         }
+        assertTrue(droppedHandshakes <= 2, "handshakes dropped during the reload: " + droppedHandshakes);
         assertNotEquals(before, now, "the server presents the rotated certificate");
         assertEquals(200, post(https, TlsFiles.CLIENT_P12).status);
     }
