@@ -38,9 +38,7 @@ public class CelMutate implements MutatingPolicy {
             @ConfigProperty(name = "tollgate.cel-mutate.authorizer", defaultValue = "none") String authorizer) {
         this(MutatingPolicies.load(ConfigFiles.read(config.stream().map(String::strip).filter(s -> !s.isEmpty())
                 .map(Path::of).toList()), environment(authorizer), Namespaces.Unknown.parse(unknown)));
-        LOG.infof("cel-mutate: %d MutatingAdmissionPolicies, %d bindings, %d namespaces, %d params from %s",
-                policies.policyCount(), policies.bindingCount(), policies.namespaceCount(), policies.paramCount(),
-                config);
+        LOG.infof("cel-mutate: %s from %s", policies.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-mutate: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-mutate: " + e));
         // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.

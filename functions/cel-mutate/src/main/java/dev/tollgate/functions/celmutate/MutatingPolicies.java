@@ -146,20 +146,9 @@ public final class MutatingPolicies {
         return out;
     }
 
-    public int policyCount() {
-        return config.policies().size();
-    }
-
-    public int bindingCount() {
-        return config.bindings().size();
-    }
-
-    public int namespaceCount() {
-        return config.namespaces().size();
-    }
-
-    public int paramCount() {
-        return config.params().size();
+    /** What was loaded, for the startup log. */
+    public String summary() {
+        return config.summary("MutatingAdmissionPolicies");
     }
 
     /**

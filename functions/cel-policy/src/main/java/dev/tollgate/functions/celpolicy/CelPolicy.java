@@ -37,9 +37,7 @@ public class CelPolicy implements ValidatingPolicy {
             @ConfigProperty(name = "tollgate.cel-policy.authorizer", defaultValue = "none") String authorizer) {
         this(ValidatingPolicies.load(ConfigFiles.read(config.stream().map(String::strip).filter(s -> !s.isEmpty())
                 .map(Path::of).toList()), environment(authorizer), Namespaces.Unknown.parse(unknown)));
-        LOG.infof("cel-policy: %d ValidatingAdmissionPolicies, %d bindings, %d namespaces, %d params from %s",
-                policies.policyCount(), policies.bindingCount(), policies.namespaceCount(), policies.paramCount(),
-                config);
+        LOG.infof("cel-policy: %s from %s", policies.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-policy: " + e));
         // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.

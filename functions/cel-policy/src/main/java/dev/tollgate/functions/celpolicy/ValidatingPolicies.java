@@ -133,20 +133,9 @@ public final class ValidatingPolicies {
         return out;
     }
 
-    public int policyCount() {
-        return config.policies().size();
-    }
-
-    public int bindingCount() {
-        return config.bindings().size();
-    }
-
-    public int namespaceCount() {
-        return config.namespaces().size();
-    }
-
-    public int paramCount() {
-        return config.params().size();
+    /** What was loaded, for the startup log. */
+    public String summary() {
+        return config.summary("ValidatingAdmissionPolicies");
     }
 
     /** Evaluates every policy binding that matches the request and combines their decisions. */

@@ -149,6 +149,12 @@ public final class PolicyConfig<P, B> {
         return params;
     }
 
+    /** One line for the startup log, e.g. "3 ValidatingAdmissionPolicies, 3 bindings, 2 namespaces, 1 params". */
+    public String summary(String policiesNoun) {
+        return policies().size() + " " + policiesNoun + ", " + bindings().size() + " bindings, "
+                + namespaces().size() + " namespaces, " + params().size() + " params";
+    }
+
     /** Things that are valid but probably not intended (a binding to a missing policy, a policy with no binding). */
     public List<String> warnings() {
         return warnings;
