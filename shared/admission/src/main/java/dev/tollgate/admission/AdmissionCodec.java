@@ -11,11 +11,10 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -40,16 +39,11 @@ public final class AdmissionCodec {
     public AdmissionCodec(AdmissionLimits limits) {
         this.limits = limits;
         JsonFactory factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(limits.maxNestingDepth())
-                        .maxStringLength(limits.maxStringLength())
-                        .maxDocumentLength(limits.maxBodyBytes())
-                        .build())
+                .streamReadConstraints(limits.streamReadConstraints())
                 .build();
         // Duplicate keys would let two readers of the same body see different objects.
         factory.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-        this.mapper = new ObjectMapper(factory)
-                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.mapper = new ObjectMapper(factory);
     }
 
     public AdmissionLimits limits() {
@@ -70,8 +64,21 @@ public final class AdmissionCodec {
             throw new ReviewDecodeException(413, "body of " + body.length + " bytes exceeds the limit of "
                     + limits.maxBodyBytes() + " bytes");
         }
-        JsonNode root = parse(body);
-        return decode(root);
+        try (JsonParser parser = mapper.createParser(body)) {
+            return decode(parser);
+        } catch (IOException e) {
+            throw new ReviewDecodeException("body could not be read: " + firstLine(e.getMessage()));
+        }
+    }
+
+    /**
+     * Reads one review from a parser positioned before it (e.g. the one Funqy HTTP hands a deserializer) and
+     * validates it. The parser's own constraints apply; they should be this codec's limits
+     * ({@link AdmissionLimits#streamReadConstraints()}) with strict duplicate detection. Data after the review is
+     * an error, as in {@link #decode(byte[])}.
+     */
+    public AdmissionReview decode(JsonParser parser) throws ReviewDecodeException {
+        return decode(readDocument(parser));
     }
 
     /** Validates an already parsed review request. */
@@ -181,12 +188,26 @@ public final class AdmissionCodec {
         return out.toByteArray();
     }
 
-    /** A JSON error body: {@code {"status":400,"error":"Bad Request","message":"..."}}. */
+    /**
+     * An error body as a Kubernetes {@code Status} ({@code apiVersion: v1, kind: Status, status: Failure}, with
+     * {@code message}, {@code reason} and {@code code}). The API server's REST client decodes a non-200 body that is
+     * a Status and relays its message in the call error it reports; any other body is replaced by a generic
+     * "an error on the server ... has prevented the request from succeeding" (client-go rest/request.go,
+     * transformResponse and newUnstructuredResponseError), so only a Status carries the function's reason to the
+     * user.
+     */
     public byte[] errorBody(int status, String message) {
         ObjectNode body = mapper.createObjectNode();
-        body.put("status", status);
-        body.put("error", statusText(status));
+        body.put("apiVersion", "v1");
+        body.put("kind", "Status");
+        body.putObject("metadata");
+        body.put("status", "Failure");
         body.put("message", message);
+        String reason = Verdict.reasonFor(status);
+        if (!reason.isEmpty()) {
+            body.put("reason", reason);
+        }
+        body.put("code", status);
         try {
             return mapper.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
@@ -200,8 +221,10 @@ public final class AdmissionCodec {
             case 401 -> "Unauthorized";
             case 404 -> "Not Found";
             case 405 -> "Method Not Allowed";
+            case 408 -> "Request Timeout";
             case 413 -> "Payload Too Large";
             case 415 -> "Unsupported Media Type";
+            case 429 -> "Too Many Requests";
             case 500 -> "Internal Server Error";
             case 503 -> "Service Unavailable";
             case 504 -> "Gateway Timeout";
@@ -209,9 +232,17 @@ public final class AdmissionCodec {
         };
     }
 
-    private JsonNode parse(byte[] body) throws ReviewDecodeException {
+    private JsonNode readDocument(JsonParser parser) throws ReviewDecodeException {
         try {
-            return mapper.readTree(body);
+            JsonNode root = mapper.readTree(parser);
+            if (root == null || root.isMissingNode()) {
+                throw new ReviewDecodeException("empty body: expected an AdmissionReview JSON object");
+            }
+            if (parser.nextToken() != null) {
+                throw new ReviewDecodeException("body is not valid JSON: data after the AdmissionReview"
+                        + location(parser.currentLocation()));
+            }
+            return root;
         } catch (StreamConstraintsException e) {
             throw new ReviewDecodeException("body exceeds a parser limit: " + firstLine(e.getOriginalMessage()));
         } catch (JsonProcessingException e) {
@@ -362,8 +393,11 @@ public final class AdmissionCodec {
     }
 
     private static String location(JsonProcessingException e) {
-        return e.getLocation() == null ? ""
-                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+        return location(e.getLocation());
+    }
+
+    private static String location(JsonLocation at) {
+        return at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
     private static String firstLine(String s) {

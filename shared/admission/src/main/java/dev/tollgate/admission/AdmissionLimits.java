@@ -1,5 +1,7 @@
 package dev.tollgate.admission;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
+
 /**
  * Bounds on what a review body may be. The defaults follow controller-runtime: one object may be up to 3 MiB and an
  * UPDATE carries two, so 7 MiB of body; nesting and single strings are bounded so a hostile body cannot exhaust
@@ -8,15 +10,40 @@ package dev.tollgate.admission;
  * @param maxBodyBytes    larger bodies are answered 413
  * @param maxNestingDepth deeper JSON is answered 400
  * @param maxStringLength longer JSON strings are answered 400
+ * @param maxTokenCount   a body of more JSON tokens is answered 400: the decoded tree's memory grows with its node
+ *                        count, not its bytes, so a node-dense body (millions of tiny arrays or keys under the byte
+ *                        limit) would otherwise cost ten times the heap of an ordinary review of the same size. An
+ *                        ordinary 7 MiB pod review (about 8,800 containers) has about 0.5 million tokens.
  */
-public record AdmissionLimits(long maxBodyBytes, int maxNestingDepth, int maxStringLength) {
+public record AdmissionLimits(long maxBodyBytes, int maxNestingDepth, int maxStringLength, long maxTokenCount) {
 
-    public static final AdmissionLimits DEFAULTS = new AdmissionLimits(7L * 1024 * 1024, 100, 3 * 1024 * 1024);
+    public static final long DEFAULT_MAX_TOKEN_COUNT = 1_000_000;
+
+    public static final AdmissionLimits DEFAULTS = new AdmissionLimits(7L * 1024 * 1024, 100, 3 * 1024 * 1024,
+            DEFAULT_MAX_TOKEN_COUNT);
 
     public AdmissionLimits {
-        if (maxBodyBytes < 1024 || maxNestingDepth < 16 || maxStringLength < 1024) {
+        if (maxBodyBytes < 1024 || maxNestingDepth < 16 || maxStringLength < 1024 || maxTokenCount < 1024) {
             throw new IllegalArgumentException("admission limits too small: " + maxBodyBytes + " bytes, depth "
-                    + maxNestingDepth + ", string " + maxStringLength);
+                    + maxNestingDepth + ", string " + maxStringLength + ", tokens " + maxTokenCount);
         }
+    }
+
+    /** Limits with the default token count. */
+    public AdmissionLimits(long maxBodyBytes, int maxNestingDepth, int maxStringLength) {
+        this(maxBodyBytes, maxNestingDepth, maxStringLength, DEFAULT_MAX_TOKEN_COUNT);
+    }
+
+    /**
+     * The parser constraints that enforce these limits. Every parser that reads an untrusted review uses them:
+     * the codec's own, and the one Funqy HTTP reads request bodies with.
+     */
+    public StreamReadConstraints streamReadConstraints() {
+        return StreamReadConstraints.builder()
+                .maxNestingDepth(maxNestingDepth)
+                .maxStringLength(maxStringLength)
+                .maxDocumentLength(maxBodyBytes)
+                .maxTokenCount(maxTokenCount)
+                .build();
     }
 }

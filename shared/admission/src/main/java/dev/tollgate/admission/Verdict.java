@@ -142,6 +142,7 @@ public final class Verdict {
             case 404 -> "NotFound";
             case 405 -> "MethodNotAllowed";
             case 406 -> "NotAcceptable";
+            case 408 -> "Timeout";
             case 409 -> "Conflict";
             case 410 -> "Gone";
             case 413 -> "RequestEntityTooLarge";

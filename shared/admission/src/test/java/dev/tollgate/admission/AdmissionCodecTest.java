@@ -190,11 +190,32 @@ class AdmissionCodecTest {
     }
 
     @Test
-    void errorBodyIsJsonWithStatusAndMessage() throws Exception {
+    void errorBodyIsAKubernetesStatusTheApiServerRelays() throws Exception {
         JsonNode body = JSON.readTree(codec.errorBody(413, "too big"));
-        assertEquals(413, body.path("status").asInt());
-        assertEquals("Payload Too Large", body.path("error").asText());
+        assertEquals("v1", body.path("apiVersion").asText());
+        assertEquals("Status", body.path("kind").asText());
+        assertEquals("Failure", body.path("status").asText());
+        assertEquals(413, body.path("code").asInt());
+        assertEquals("RequestEntityTooLarge", body.path("reason").asText());
         assertEquals("too big", body.path("message").asText());
+    }
+
+    @Test
+    void dataAfterTheReviewIsRefusedWithItsPosition() {
+        ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
+                () -> codec.decode("{\"a\":1} {}".getBytes()));
+        assertEquals("body is not valid JSON: data after the AdmissionReview (line 1, column 10)", e.getMessage());
+    }
+
+    @Test
+    void nodeDenseBodyUnderTheByteLimitIsRefusedNamingTheTokenLimit() {
+        // Tiny arrays: two tokens per three bytes, the shape that costs the most heap per byte.
+        AdmissionCodec small = new AdmissionCodec(new AdmissionLimits(1 << 20, 100, 4096, 10_000));
+        String dense = "{\"a\":[" + "[],".repeat(6000) + "[]]}";
+        ReviewDecodeException e = assertThrows(ReviewDecodeException.class, () -> small.decode(dense.getBytes()));
+        assertEquals(400, e.status());
+        assertTrue(e.getMessage().startsWith("body exceeds a parser limit: Token count (10001) exceeds the maximum"),
+                e.getMessage());
     }
 
     private void assertDecodeError(String body, String expected) {

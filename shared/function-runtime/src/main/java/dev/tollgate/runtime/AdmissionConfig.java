@@ -1,5 +1,8 @@
 package dev.tollgate.runtime;
 
+import java.time.Duration;
+
+import dev.tollgate.admission.AdmissionLimits;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -18,4 +21,19 @@ public interface AdmissionConfig {
     /** A JSON string longer than this gets HTTP 400. */
     @WithDefault("3145728")
     int maxStringLength();
+
+    /** A body of more JSON tokens than this gets HTTP 400 (bounds the decoded tree's heap). */
+    @WithDefault("1000000")
+    long maxTokenCount();
+
+    /**
+     * The whole body must have arrived this long after the request's headers, or the request gets 408 and its
+     * connection is closed: a slow or stalled client cannot hold a connection, a budget share and a deadline.
+     */
+    @WithDefault("5s")
+    Duration bodyReadTimeout();
+
+    default AdmissionLimits limits() {
+        return new AdmissionLimits(maxBodyBytes(), maxNestingDepth(), maxStringLength(), maxTokenCount());
+    }
 }

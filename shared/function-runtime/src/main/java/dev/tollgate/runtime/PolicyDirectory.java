@@ -42,6 +42,13 @@ public class PolicyDirectory {
         return byName.values();
     }
 
+    /** The function a policy path belongs to: its first segment ({@code /pod-security/enforce/..} -> pod-security). */
+    static String functionName(String path) {
+        String rest = path.startsWith("/") ? path.substring(1) : path;
+        int slash = rest.indexOf('/');
+        return slash < 0 ? rest : rest.substring(0, slash);
+    }
+
     /**
      * The policy serving an HTTP path: {@code /<name>} is the policy itself, a longer path is resolved by the
      * policy's {@link AdmissionPolicy#forSubPath(String)}.

@@ -19,6 +19,8 @@ import io.micrometer.core.instrument.Timer;
  * patched or error</li>
  * <li>{@code tollgate_review_duration_seconds{function,verdict}}: latency histogram, arrival to answer</li>
  * <li>{@code tollgate_bad_requests_total{function,status}}: requests refused before a policy ran (4xx)</li>
+ * <li>{@code tollgate_budget_refused_total{function}}: 503s for an exhausted in-flight body budget</li>
+ * <li>{@code tollgate_in_flight_body_bytes{}}: body bytes reserved by requests in flight ({@link BodyBudget})</li>
  * <li>{@code tollgate_rejected_callers_total{check}}: 401s, by the check that failed</li>
  * <li>{@code tollgate_deadline_overruns_total{function}}: policies abandoned at the deadline</li>
  * <li>{@code tollgate_abandoned_policies_running{}}: abandoned policies that have not returned yet</li>
@@ -65,6 +67,13 @@ public class ReviewMetrics {
         Counter.builder("tollgate.bad.requests")
                 .description("Requests refused before a policy ran (malformed, too large, wrong method or path)")
                 .tag("function", function).tag("status", Integer.toString(status))
+                .register(registry).increment();
+    }
+
+    public void budgetRefused(String function) {
+        Counter.builder("tollgate.budget.refused")
+                .description("Requests refused with 503 because the in-flight body budget was exhausted")
+                .tag("function", function)
                 .register(registry).increment();
     }
 

@@ -59,7 +59,7 @@ class EndpointTest {
     void policyOverrunningTheDeadlineIsAnsweredWith500AndCounted() {
         String before = Probe.metrics();
         post(Probe.body("sleep-ms", "30000")).then().statusCode(500)
-                .body("status", equalTo(500))
+                .body("kind", equalTo("Status")).body("code", equalTo(500)).body("reason", equalTo("InternalError"))
                 .body("message", containsString("did not answer within the deadline of 1000 ms"));
         String after = Probe.metrics();
         assertEquals(1, Probe.metric(after, "tollgate_deadline_overruns_total", "function=\"probe\"")

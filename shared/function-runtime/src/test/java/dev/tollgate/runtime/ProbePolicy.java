@@ -5,6 +5,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.admission.Verdict;
+import io.quarkus.funqy.Funq;
+import io.smallrye.mutiny.Uni;
 
 /**
  * A test policy steered by the object's labels: {@code probe=deny} denies, {@code probe=throw} throws,
@@ -16,6 +18,11 @@ public class ProbePolicy implements ValidatingPolicy {
     @Override
     public String name() {
         return "probe";
+    }
+
+    @Funq("probe")
+    public Uni<ReviewAnswer> probe(IncomingReview review) {
+        return review.answer(this);
     }
 
     @Override

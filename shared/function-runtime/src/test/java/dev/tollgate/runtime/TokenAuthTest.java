@@ -26,7 +26,7 @@ class TokenAuthTest {
     }
 
     private static void assertRefused(Response r) {
-        r.then().statusCode(401).body("status", equalTo(401)).body("message", equalTo("Unauthorized"));
+        r.then().statusCode(401).body("kind", equalTo("Status")).body("code", equalTo(401)).body("message", equalTo("Unauthorized"));
         String body = r.asString();
         assertEquals(false, body.contains("probe") || body.contains("token") || body.contains("bearer"), body);
     }

@@ -43,7 +43,10 @@ public final class MalformedRequests {
             } catch (java.io.IOException e) {
                 throw new AssertionError(description + ": error body is not JSON: " + r.asString());
             }
-            assertEquals(expectedStatus, error.path("status").asInt(), description + ": status field in body");
+            // A Kubernetes Status, so the API server relays the message (see AdmissionCodec#errorBody).
+            assertEquals("Status", error.path("kind").asText(), description + ": a Status body");
+            assertEquals("Failure", error.path("status").asText(), description + ": status Failure");
+            assertEquals(expectedStatus, error.path("code").asInt(), description + ": code in the body");
             assertTrue(error.path("message").isTextual() && !error.path("message").asText().isEmpty(),
                     description + ": the error body names the problem");
             assertTrue(!r.asString().contains("\tat ") && !r.asString().contains("Exception:"),

@@ -17,6 +17,10 @@ import dev.tollgate.cel.KubeCel;
 import dev.tollgate.functions.celpolicy.common.ConfigFiles;
 import dev.tollgate.functions.celpolicy.common.Namespaces;
 import dev.tollgate.functions.celpolicy.common.RegistrationCoverage;
+import dev.tollgate.runtime.IncomingReview;
+import dev.tollgate.runtime.ReviewAnswer;
+import io.quarkus.funqy.Funq;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Serves ValidatingAdmissionPolicies from configuration files at {@code /cel-policy}. Everything is read, validated
@@ -74,6 +78,12 @@ public class CelPolicy implements ValidatingPolicy {
     @Override
     public String name() {
         return "cel-policy";
+    }
+
+    /** The Funqy function: Funqy HTTP serves it at /cel-policy, behind the runtime's gate. */
+    @Funq("cel-policy")
+    public Uni<ReviewAnswer> celPolicy(IncomingReview review) {
+        return review.answer(this);
     }
 
     @Override

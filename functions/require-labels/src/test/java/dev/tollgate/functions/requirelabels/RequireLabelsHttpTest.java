@@ -76,9 +76,9 @@ class RequireLabelsHttpTest {
     @Test
     void unknownPolicyPathIsAJson404() {
         given().contentType("application/json").body("{}").post("/no-such-policy")
-                .then().statusCode(404).body("status", equalTo(404));
+                .then().statusCode(404).body("kind", equalTo("Status")).body("code", equalTo(404));
         given().contentType("application/json").body("{}").post("/require-labels/extra")
-                .then().statusCode(404).body("status", equalTo(404));
+                .then().statusCode(404).body("kind", equalTo("Status")).body("code", equalTo(404));
     }
 
     @Test

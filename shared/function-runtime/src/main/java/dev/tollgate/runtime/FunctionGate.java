@@ -1,0 +1,511 @@
+package dev.tollgate.runtime;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.Config;
+import org.jboss.logging.Logger;
+
+import dev.tollgate.admission.AdmissionCodec;
+import dev.tollgate.admission.AdmissionHandler;
+import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.AdmissionReview;
+import dev.tollgate.admission.HandlerResult;
+import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.Verdict;
+import io.smallrye.common.vertx.ContextLocals;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.StreamResetException;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The shared layer around Funqy HTTP's routes: everything a webhook needs that Funqy does not do. A request to a
+ * function path takes this way:
+ * <ol>
+ * <li>{@link #admit} (before Quarkus's body handler, so before any body byte is read): caller check (401), policy
+ * path (404), method (405), content type (400), transfer coding (400), declared length (413) and the in-flight body
+ * budget (503 with Retry-After); then the deadline and the body-read timer are armed, and a request to a path
+ * token or a sub-path ({@code /<token>/<name>}, {@code /pod-security/<mode>/...}) is rerouted to Funqy's
+ * {@code /<name>};</li>
+ * <li>Quarkus's body handler reads the body (413 past the limit);</li>
+ * <li>{@link #bodyRead}: an empty or non-object body is answered 400 here, since Funqy would answer it with an empty
+ * 400 and an ERROR stack trace;</li>
+ * <li>Funqy's route decodes the body into an {@link IncomingReview} (with the codec's reader, see
+ * {@link FunqyFunctions}) and calls
+ * the function's {@code @Funq} method on a worker thread, which calls {@link #serve}: the policy, under the deadline;
+ * Funqy writes the {@link ReviewAnswer}, whose status a headers-end handler sets.</li>
+ * </ol>
+ * Errors are Kubernetes {@code Status} bodies. Every answer is counted and logged once, just before it is sent; a
+ * request whose client went away is logged at DEBUG and not recorded as answered.
+ *
+ * <p>The deadline: armed when the request's headers arrive, a timer on the event loop answers for the policy when it
+ * has not answered in time (500 by default, so failurePolicy applies) and interrupts it; whichever of the two claims
+ * the call first answers, and the other's answer is dropped (the function then returns a Uni that never emits, so
+ * Funqy writes nothing). A policy that ignores the interrupt keeps its worker thread until it returns; those are
+ * counted in {@code tollgate_abandoned_policies_running}.
+ */
+@ApplicationScoped
+public class FunctionGate {
+
+    /** Before Quarkus's body handler, whose order is {@code RouteConstants.ROUTE_ORDER_BODY_HANDLER} (MIN + 1). */
+    static final int GATE_ORDER = Integer.MIN_VALUE;
+    /** After the body handler; Funqy's routes carry no order, so they come after this one. */
+    static final int BODY_READ_ORDER = Integer.MIN_VALUE + 2;
+    /** The codec used when a review somehow arrives without a call (answered 500 by {@link IncomingReview}). */
+    static final AdmissionCodec DEFAULT_CODEC = new AdmissionCodec();
+
+    private static final Logger LOG = Logger.getLogger(FunctionGate.class);
+    private static final String CALL = IncomingReview.CALL;
+
+    private final PolicyDirectory policies;
+    private final AdmissionHandler handler;
+    private final CallerGate callers;
+    private final ReviewMetrics metrics;
+    private final DecisionLog decisions;
+    private final DeadlineConfig deadline;
+    private final BodyBudget budget;
+    private final int retryAfterSeconds;
+    private final Duration bodyReadTimeout;
+    private final String nonApplicationRoot;
+
+    FunctionGate() {
+        // for CDI proxies
+        this.policies = null;
+        this.handler = null;
+        this.callers = null;
+        this.metrics = null;
+        this.decisions = null;
+        this.deadline = null;
+        this.budget = null;
+        this.retryAfterSeconds = 0;
+        this.bodyReadTimeout = null;
+        this.nonApplicationRoot = null;
+    }
+
+    @Inject
+    public FunctionGate(PolicyDirectory policies, AdmissionConfig config, CallerGate callers, ReviewMetrics metrics,
+            DecisionLog decisions, DeadlineConfig deadline, BodyBudget budget, BudgetConfig budgetConfig,
+            Config all) {
+        this.policies = policies;
+        this.handler = new AdmissionHandler(new AdmissionCodec(config.limits()));
+        this.callers = callers;
+        this.metrics = metrics;
+        this.decisions = decisions;
+        this.deadline = deadline;
+        this.budget = budget;
+        this.retryAfterSeconds = budgetConfig.retryAfterSeconds();
+        this.bodyReadTimeout = config.bodyReadTimeout();
+        if (deadline.timeout().isNegative() || deadline.timeout().isZero()) {
+            throw new IllegalStateException("tollgate.deadline.timeout must be positive, got " + deadline.timeout());
+        }
+        if (bodyReadTimeout.isNegative() || bodyReadTimeout.isZero()) {
+            throw new IllegalStateException("tollgate.admission.body-read-timeout must be positive, got "
+                    + bodyReadTimeout);
+        }
+        String root = all.getOptionalValue("quarkus.http.non-application-root-path", String.class).orElse("q");
+        this.nonApplicationRoot = "/" + root.replaceAll("^/+|/+$", "");
+    }
+
+    public AdmissionHandler handler() {
+        return handler;
+    }
+
+    AdmissionCodec codec() {
+        return handler.codec();
+    }
+
+    void routes(@Observes Router router) {
+        // Everything outside the non-application root (health, metrics) is a function path or an unknown one.
+        String outside = "^(?!" + Pattern.quote(nonApplicationRoot) + "(?:/|$)).*";
+        router.routeWithRegex(outside).order(GATE_ORDER)
+                .handler(this::admit)
+                .failureHandler(this::failure);
+        router.routeWithRegex(outside).order(BODY_READ_ORDER)
+                .handler(this::bodyRead);
+        FunqyFunctions.serveWithCodec(policies.all(), handler.codec());
+        for (AdmissionPolicy policy : policies.all()) {
+            LOG.infof("serving function %s at %s/%s (Funqy HTTP)", policy.name(),
+                    callers.usesPathToken() ? "/<path token>" : "", policy.name());
+        }
+    }
+
+    /** On the event loop, before the body is read. */
+    private void admit(RoutingContext ctx) {
+        if (ctx.get(CALL) != null) {
+            ctx.next(); // rerouted to Funqy's path: already admitted
+            return;
+        }
+        ReviewCall call = new ReviewCall(ctx, this);
+        ctx.put(CALL, call);
+        CallerGate.Admission admission = callers.admit(ctx, ctx.normalizedPath());
+        if (!admission.admitted()) {
+            metrics.rejectedCaller(admission.failedCheck());
+            call.answered.set(true);
+            // A fixed answer: which check failed, and whether the path exists, stays unknown to the caller.
+            send(call, 401, handler.codec().errorBody(401, "Unauthorized"), true);
+            return;
+        }
+        String path = admission.policyPath();
+        Optional<? extends AdmissionPolicy> policy = policies.resolve(path);
+        if (policy.isEmpty()) {
+            // The path token (if any) is not echoed back.
+            refuse(call, handler.badRequest(404, "no policy is served at " + path));
+            return;
+        }
+        call.policy = policy.get();
+        call.functionName = PolicyDirectory.functionName(path);
+        if (ctx.request().method() != HttpMethod.POST) {
+            ctx.response().putHeader(HttpHeaders.ALLOW, "POST");
+            refuse(call, handler.badRequest(405, "method " + ctx.request().method()
+                    + " not allowed: POST an AdmissionReview"));
+            return;
+        }
+        String contentType = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
+        if (!isJson(contentType)) {
+            refuse(call, handler.badRequest(400, "Content-Type must be application/json, got "
+                    + (contentType == null ? "none" : "'" + contentType + "'")));
+            return;
+        }
+        String framingProblem = framingProblem(ctx.request().getHeader(HttpHeaders.TRANSFER_ENCODING),
+                ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH));
+        if (framingProblem != null) {
+            refuse(call, handler.badRequest(400, framingProblem));
+            return;
+        }
+        long maxBody = handler.codec().limits().maxBodyBytes();
+        long declared = declaredLength(ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH));
+        if (declared > maxBody) {
+            refuse(call, handler.badRequest(413, "body of " + declared + " bytes exceeds the limit of " + maxBody
+                    + " bytes"));
+            return;
+        }
+        long reserve = declared >= 0 ? declared : maxBody;
+        if (!budget.tryReserve(reserve)) {
+            metrics.budgetRefused(call.functionLabel());
+            ctx.response().putHeader("Retry-After", Integer.toString(retryAfterSeconds));
+            refuse(call, new HandlerResult(503, handler.codec().errorBody(503, "function " + call.functionLabel()
+                    + " is at its in-flight body budget (" + budget.capacity() + " bytes); retry later"),
+                    HandlerResult.Outcome.BAD_REQUEST, null, null, 0, "in-flight body budget exhausted"));
+            return;
+        }
+        AtomicBoolean released = new AtomicBoolean();
+        ctx.addEndHandler(done -> {
+            if (released.compareAndSet(false, true)) {
+                budget.release(reserve);
+            }
+        });
+        ContextLocals.put(CALL, call);
+        call.deadlineTimer = ctx.vertx().setTimer(deadline.timeout().toMillis(), id -> deadlineReached(call));
+        call.bodyTimer = ctx.vertx().setTimer(bodyReadTimeout.toMillis(), id -> bodyTimedOut(call));
+        String funqyPath = "/" + call.functionName;
+        if (ctx.normalizedPath().equals(funqyPath)) {
+            ctx.next();
+        } else {
+            ctx.reroute(funqyPath);
+        }
+    }
+
+    /** On the event loop, once the body is in, before Funqy's route. */
+    private void bodyRead(RoutingContext ctx) {
+        ReviewCall call = ctx.get(CALL);
+        if (call == null) {
+            ctx.next();
+            return;
+        }
+        ctx.vertx().cancelTimer(call.bodyTimer);
+        if (call.answered.get()) {
+            return; // the deadline or the body-read timer answered while the body arrived
+        }
+        Buffer body = ctx.body().buffer();
+        int first = firstSignificantByte(body);
+        if (first != '{') {
+            // Funqy would log a stack trace and answer an empty 400 for these; the codec says what is wrong.
+            ReviewDecodeException problem = decodeProblem(body);
+            refuse(call, handler.badRequest(problem.status(), problem.getMessage()));
+            return;
+        }
+        ctx.addHeadersEndHandler(v -> {
+            if (call.funqyStatus > 0) {
+                ctx.response().setStatusCode(call.funqyStatus);
+            }
+        });
+        call.dispatched = true;
+        ctx.next();
+    }
+
+    /** On Funqy's worker thread, from the function's {@code @Funq} method. */
+    Uni<ReviewAnswer> serve(ReviewCall call, IncomingReview in, AdmissionPolicy function) {
+        try {
+            if (call.answered.get()) {
+                return Uni.createFrom().nothing(); // the deadline passed while this request waited for a worker
+            }
+            HandlerResult result;
+            if (!function.name().equals(call.functionName)) {
+                String message = "function " + function.name() + " was called for " + call.functionName;
+                LOG.error(message);
+                result = error(500, message, null);
+            } else if (in.error() != null) {
+                result = handler.badRequest(in.error().status(), in.error().getMessage());
+            } else {
+                AdmissionReview review = in.review();
+                call.review = review;
+                call.enter();
+                try {
+                    result = handler.handle(review, call.policy);
+                } finally {
+                    call.leave();
+                }
+            }
+            if (!claim(call, result, false)) {
+                if (call.review != null) {
+                    LOG.warnf("policy %s returned after %d ms for uid=%s; its answer was dropped, the deadline had "
+                            + "already answered", call.functionLabel(), call.elapsedMicros() / 1000,
+                            call.review.request().uid());
+                }
+                return Uni.createFrom().nothing();
+            }
+            call.funqyStatus = result.status();
+            return Uni.createFrom().item(new ReviewAnswer(result.status(), result.body()));
+        } finally {
+            call.finish(metrics);
+        }
+    }
+
+    /** On the event loop, when the deadline passes before the policy answered. */
+    private void deadlineReached(ReviewCall call) {
+        if (call.answered.get()) {
+            return;
+        }
+        HandlerResult result = timeoutResult(call);
+        if (claim(call, result, true)) {
+            send(call, result.status(), result.body(), false);
+            metrics.deadlineOverrun(call.functionLabel());
+            if (call.dispatched) {
+                call.abandon(metrics);
+            }
+            LOG.warnf("policy %s did not answer within the deadline of %d ms for uid=%s: answered %d (%s)",
+                    call.functionLabel(), deadline.timeout().toMillis(),
+                    call.review == null ? "" : call.review.request().uid(), result.status(),
+                    deadline.onTimeout().name().toLowerCase());
+        }
+    }
+
+    /** On the event loop, when the body has not arrived in time: 408, and the connection is not reused. */
+    private void bodyTimedOut(ReviewCall call) {
+        if (call.answered.get() || call.ctx.request().isEnded()) {
+            return;
+        }
+        LOG.debugf("request body for %s did not arrive within %d ms", call.functionLabel(),
+                bodyReadTimeout.toMillis());
+        refuse(call, handler.badRequest(408, "the request body did not arrive within "
+                + bodyReadTimeout.toMillis() + " ms"));
+    }
+
+    private HandlerResult timeoutResult(ReviewCall call) {
+        String message = "policy " + call.functionLabel() + " did not answer within the deadline of "
+                + deadline.timeout().toMillis() + " ms";
+        AdmissionReview review = call.review;
+        if (review == null || deadline.onTimeout() == DeadlineConfig.OnTimeout.ERROR) {
+            // Not yet decoded, or no verdict configured: an error, so the webhook's failurePolicy decides.
+            return error(500, message, review);
+        }
+        Verdict verdict = deadline.onTimeout() == DeadlineConfig.OnTimeout.ALLOW
+                ? Verdict.allow().withWarning(message + "; allowed by the configured deadline verdict")
+                : Verdict.deny(403, message + "; denied by the configured deadline verdict");
+        byte[] body = handler.codec().encode(review.version(), review.request().uid(), verdict, null);
+        return new HandlerResult(200, body, verdict.allowed() ? HandlerResult.Outcome.ALLOWED
+                : HandlerResult.Outcome.DENIED, review, verdict, 0, "");
+    }
+
+    private HandlerResult error(int status, String message, AdmissionReview review) {
+        return new HandlerResult(status, handler.codec().errorBody(status, message), HandlerResult.Outcome.ERROR,
+                review, null, 0, message);
+    }
+
+    /** Route failures: Funqy's, the body handler's (413), and closed connections. */
+    private void failure(RoutingContext ctx) {
+        ReviewCall call = ctx.get(CALL);
+        if (call == null) {
+            call = new ReviewCall(ctx, this);
+        }
+        Throwable failure = ctx.failure();
+        if (ctx.response().closed() || clientWentAway(failure)) {
+            // Nothing can be sent: not an answer, not worth more than a debug line.
+            call.answered.set(true);
+            LOG.debugf("client went away before the answer (%s): %s", call.functionLabel(),
+                    failure == null ? "connection closed" : failure.toString());
+            return;
+        }
+        int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+        String message = status == 413 ? "body exceeds the limit of " + handler.codec().limits().maxBodyBytes()
+                + " bytes" : AdmissionCodec.statusText(status);
+        if (status >= 500) {
+            LOG.errorf(failure, "request to function %s failed", call.functionLabel());
+        }
+        HandlerResult result = status >= 500 ? error(status, message, call.review)
+                : handler.badRequest(status, message);
+        refuse(call, result);
+    }
+
+    /** Claims the call for an answer the gate writes itself, then writes it. */
+    private void refuse(ReviewCall call, HandlerResult result) {
+        if (claim(call, result, false)) {
+            send(call, result.status(), result.body(), false);
+        }
+    }
+
+    /**
+     * Makes {@code result} the call's answer unless another was already chosen: cancels the timers, then counts and
+     * logs it (before it is sent, so whoever reads the answer finds it in the metrics and the log).
+     *
+     * @return false when another answer won (the deadline, or the policy)
+     */
+    private boolean claim(ReviewCall call, HandlerResult result, boolean deadlineExceeded) {
+        if (!call.answered.compareAndSet(false, true)) {
+            return false;
+        }
+        if (call.deadlineTimer >= 0) {
+            call.ctx.vertx().cancelTimer(call.deadlineTimer);
+        }
+        if (call.bodyTimer >= 0) {
+            call.ctx.vertx().cancelTimer(call.bodyTimer);
+        }
+        String function = call.functionLabel();
+        if (call.ctx.response().closed()) {
+            LOG.debugf("client of %s went away before its answer (%d) was sent", function, result.status());
+            return true;
+        }
+        long micros = call.elapsedMicros();
+        String verdict = result.status() == 503 ? "refused" : result.outcome().label();
+        if (result.outcome() == HandlerResult.Outcome.BAD_REQUEST) {
+            metrics.badRequest(function.isEmpty() ? "none" : function, result.status());
+        } else {
+            var request = result.review() == null ? null : result.review().request();
+            metrics.review(function, request == null ? "none" : request.operation().name(),
+                    request == null ? "none" : request.kind().kind(), verdict, Duration.ofNanos(micros * 1000));
+        }
+        decisions.log(function, result, verdict, micros, deadlineExceeded);
+        if (!deadlineExceeded && micros >= deadline.slowThreshold().toNanos() / 1000
+                && result.outcome() != HandlerResult.Outcome.BAD_REQUEST) {
+            LOG.warnf("slow review: policy %s took %d ms for uid=%s (slow threshold %d ms, deadline %d ms)",
+                    function, micros / 1000, result.review() == null ? "" : result.review().request().uid(),
+                    deadline.slowThreshold().toMillis(), deadline.timeout().toMillis());
+        }
+        return true;
+    }
+
+    /**
+     * Writes an answer the gate gives itself. When the request body has not been read (an early refusal, or a
+     * timeout), an HTTP/1.x connection is closed after the answer, since it cannot carry another request; HTTP/2
+     * forbids the Connection header and only the stream ends.
+     */
+    private static void send(ReviewCall call, int status, byte[] body, boolean alwaysClose) {
+        HttpServerResponse response = call.ctx.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        boolean http1 = call.ctx.request().version() != HttpVersion.HTTP_2;
+        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        if (http1 && (alwaysClose || !call.ctx.request().isEnded())) {
+            response.putHeader(HttpHeaders.CONNECTION, "close");
+        }
+        response.end(Buffer.buffer(body));
+    }
+
+    private static boolean clientWentAway(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof HttpClosedException || t instanceof StreamResetException
+                    || t instanceof java.nio.channels.ClosedChannelException
+                    || (t instanceof java.io.IOException && String.valueOf(t.getMessage()).contains("reset by peer"))
+                    || "Connection was closed".equals(t.getMessage())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * RFC 9112 section 6.1 and 6.3: a request whose body length cannot be determined reliably (a transfer coding
+     * other than a final {@code chunked}), or that carries both Transfer-Encoding and Content-Length (the shape of
+     * request smuggling), is answered 400 and its connection closed.
+     */
+    static String framingProblem(String transferEncoding, String contentLength) {
+        if (transferEncoding == null) {
+            return null;
+        }
+        String[] codings = transferEncoding.split(",");
+        if (!codings[codings.length - 1].strip().equalsIgnoreCase("chunked")) {
+            return "Transfer-Encoding '" + transferEncoding + "' is not supported: send the body with Content-Length "
+                    + "or Transfer-Encoding: chunked";
+        }
+        if (contentLength != null) {
+            return "both Transfer-Encoding and Content-Length are set: send one of them";
+        }
+        return null;
+    }
+
+    /** The declared Content-Length, or -1 when there is none (chunked, HTTP/2 without the header). */
+    static long declaredLength(String contentLength) {
+        if (contentLength == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(contentLength.strip());
+        } catch (NumberFormatException e) {
+            return -1; // Netty refuses a malformed Content-Length before any handler runs
+        }
+    }
+
+    /** The first byte that is not JSON whitespace (after a UTF-8 byte order mark), or -1. */
+    static int firstSignificantByte(Buffer body) {
+        if (body == null) {
+            return -1;
+        }
+        int i = 0;
+        int n = body.length();
+        if (n >= 3 && body.getByte(0) == (byte) 0xEF && body.getByte(1) == (byte) 0xBB
+                && body.getByte(2) == (byte) 0xBF) {
+            i = 3;
+        }
+        for (; i < n; i++) {
+            byte b = body.getByte(i);
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return b & 0xff;
+            }
+        }
+        return -1;
+    }
+
+    /** What the codec says of a body that does not start an object (it never decodes one). */
+    private ReviewDecodeException decodeProblem(Buffer body) {
+        try {
+            handler.codec().decode(body == null ? new byte[0] : body.getBytes());
+            return new ReviewDecodeException("body is not a JSON object: expected an AdmissionReview");
+        } catch (ReviewDecodeException e) {
+            return e;
+        }
+    }
+
+    /** application/json, with or without parameters such as charset. */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semi = contentType.indexOf(';');
+        String type = (semi < 0 ? contentType : contentType.substring(0, semi)).trim();
+        return type.equalsIgnoreCase("application/json");
+    }
+}

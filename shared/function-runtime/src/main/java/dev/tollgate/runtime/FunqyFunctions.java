@@ -1,0 +1,69 @@
+package dev.tollgate.runtime;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.ObjectReader;
+
+import dev.tollgate.admission.AdmissionCodec;
+import dev.tollgate.admission.AdmissionPolicy;
+import io.quarkus.funqy.runtime.FunctionInvoker;
+import io.quarkus.funqy.runtime.FunctionRecorder;
+
+/**
+ * Ties policies to the Funqy functions that serve them: each policy named {@code n} must have a {@code @Funq("n")}
+ * method taking an {@link IncomingReview}, declared on the policy's own class; otherwise the function would answer
+ * 404 for a path its webhook.yaml declares. Checked at startup, so a missing or misnamed entry point stops the
+ * function with one line that says what to add.
+ *
+ * <p>Funqy reads a POST body with an ObjectReader it keeps per function, made at static init from a copy of the
+ * application's ObjectMapper, so runtime configuration cannot reach its parser limits. At startup each policy's
+ * function is given a reader of the codec's own mapper instead: the body is parsed once, straight from Funqy's
+ * buffer, under the codec's limits (body size, depth, string length, token count) and duplicate-key detection.
+ */
+public final class FunqyFunctions {
+
+    private FunqyFunctions() {
+    }
+
+    /** The Funqy invoker of {@code name}, or null when Funqy serves no such function. */
+    public static FunctionInvoker invoker(String name) {
+        return FunctionRecorder.registry == null ? null : FunctionRecorder.registry.matchInvoker(name);
+    }
+
+    static void serveWithCodec(Collection<AdmissionPolicy> policies, AdmissionCodec codec) {
+        requireOneFunctionPerPolicy(policies);
+        ObjectReader reader = codec.mapper().readerFor(IncomingReview.class);
+        for (AdmissionPolicy policy : policies) {
+            invoker(policy.name()).getBindingContext().put(ObjectReader.class.getName(), reader);
+        }
+    }
+
+    static void requireOneFunctionPerPolicy(Collection<AdmissionPolicy> policies) {
+        List<String> problems = new ArrayList<>();
+        for (AdmissionPolicy policy : policies) {
+            FunctionInvoker invoker = invoker(policy.name());
+            Class<?> policyClass = userClass(policy.getClass());
+            if (invoker == null) {
+                problems.add("policy " + policyClass.getName() + " has no Funqy function: add "
+                        + "@Funq(\"" + policy.name() + "\") public Uni<ReviewAnswer> ...(IncomingReview review) "
+                        + "{ return review.answer(this); }");
+            } else if (invoker.getInputType() != IncomingReview.class
+                    || !invoker.getTargetClass().isAssignableFrom(policyClass)) {
+                problems.add("Funqy function " + policy.name() + " (" + invoker.getTargetClass().getName() + "."
+                        + invoker.getMethod().getName() + ") must be declared on " + policyClass.getName()
+                        + " and take an IncomingReview");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", problems));
+        }
+    }
+
+    /** The bean class behind a CDI client proxy. */
+    private static Class<?> userClass(Class<?> type) {
+        return type.getName().endsWith("_ClientProxy") || type.getName().contains("_Subclass")
+                ? type.getSuperclass() : type;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.tollgate.runtime;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.AdmissionReview;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * One request's state from the moment its headers arrive: shared by the gate (event loop), the Funqy function
+ * (a worker thread) and the timers. Exactly one answer is sent: whoever claims {@link #answered} first.
+ */
+final class ReviewCall {
+
+    final long start = System.nanoTime();
+    final RoutingContext ctx;
+    final FunctionGate gate;
+    final AtomicBoolean answered = new AtomicBoolean();
+    /** The name of the function whose @Funq method must serve this call (the first path segment). */
+    volatile String functionName = "";
+    /** The policy the path resolves to: the function itself, or one of its sub-path policies. */
+    volatile AdmissionPolicy policy;
+    volatile AdmissionReview review;
+    /** The status of the answer Funqy writes (it always writes 200; a headers-end handler sets this one). */
+    volatile int funqyStatus;
+    volatile long deadlineTimer = -1;
+    volatile long bodyTimer = -1;
+    /** Handed to Funqy's route: from here on a worker will call serve, which finishes the call. */
+    volatile boolean dispatched;
+    private Thread worker;
+    private boolean workerDone;
+    private boolean abandoned;
+
+    ReviewCall(RoutingContext ctx, FunctionGate gate) {
+        this.ctx = ctx;
+        this.gate = gate;
+    }
+
+    synchronized void enter() {
+        worker = Thread.currentThread();
+    }
+
+    synchronized void leave() {
+        worker = null;
+        Thread.interrupted(); // a late interrupt must not leak into this thread's next task
+    }
+
+    /** The deadline answered: interrupt the policy if it runs, and count it until the worker returns. */
+    synchronized void abandon(ReviewMetrics metrics) {
+        if (workerDone) {
+            return;
+        }
+        abandoned = true;
+        metrics.abandonedStarted();
+        if (worker != null) {
+            worker.interrupt();
+        }
+    }
+
+    /** The worker is done with this call. */
+    synchronized void finish(ReviewMetrics metrics) {
+        if (workerDone) {
+            return;
+        }
+        workerDone = true;
+        if (abandoned) {
+            metrics.abandonedFinished();
+        }
+    }
+
+    String functionLabel() {
+        AdmissionPolicy p = policy;
+        return p == null ? "" : p.name();
+    }
+
+    long elapsedMicros() {
+        return (System.nanoTime() - start) / 1000;
+    }
+}
