@@ -85,11 +85,35 @@ class TlsTest {
         assertEquals(200, post(https, TlsFiles.CLIENT_P12).status);
     }
 
-    record Answer(int status, String body, BigInteger serverSerial) {
+    /**
+     * The API server calls webhooks over HTTP/2: every answer, refusals and errors included, must be a valid HTTP/2
+     * response (no connection-specific header such as Connection: close, which HTTP/2 forbids).
+     */
+    @Test
+    void everyAnswerIsValidOverHttp2WithTls() throws Exception {
+        Answer refused = post(https, null, HttpClient.Version.HTTP_2, Probe.body());
+        assertEquals(HttpClient.Version.HTTP_2, refused.version);
+        assertEquals(401, refused.status);
+        assertTrue(refused.body.contains("\"kind\":\"Status\""), refused.body);
+        Answer served = post(https, TlsFiles.CLIENT_P12, HttpClient.Version.HTTP_2, Probe.body());
+        assertEquals(HttpClient.Version.HTTP_2, served.version);
+        assertEquals(200, served.status);
+        Answer malformed = post(https, TlsFiles.CLIENT_P12, HttpClient.Version.HTTP_2, "{\"apiVersion\":1}");
+        assertEquals(HttpClient.Version.HTTP_2, malformed.version);
+        assertEquals(400, malformed.status);
+        assertTrue(malformed.body.contains("\"code\":400"), malformed.body);
+    }
+
+    record Answer(int status, String body, BigInteger serverSerial, HttpClient.Version version) {
+    }
+
+    private static Answer post(URL url, Path clientKeyStore) throws Exception {
+        return post(url, clientKeyStore, HttpClient.Version.HTTP_1_1, Probe.body());
     }
 
     /** A fresh client (fresh handshake) per call; it records the server certificate it was shown. */
-    private static Answer post(URL url, Path clientKeyStore) throws Exception {
+    private static Answer post(URL url, Path clientKeyStore, HttpClient.Version version, String body)
+            throws Exception {
         SSLContext tls = SSLContext.getInstance("TLS");
         AtomicReference<X509Certificate> seen = new AtomicReference<>();
         KeyManagerFactory kmf = null;
@@ -102,13 +126,14 @@ class TlsTest {
             kmf.init(ks, TlsFiles.PASSWORD.toCharArray());
         }
         tls.init(kmf == null ? null : kmf.getKeyManagers(), new X509ExtendedTrustManager[] { recorder(seen) }, null);
-        HttpClient client = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client = HttpClient.newBuilder().sslContext(tls).version(version).build();
         // A bounded wait: with TLS 1.3 a refused client certificate can surface as a connection that never answers.
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url.toString()))
                 .timeout(java.time.Duration.ofSeconds(10))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Probe.body())).build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(r.statusCode(), r.body(), seen.get() == null ? null : seen.get().getSerialNumber());
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body(), seen.get() == null ? null : seen.get().getSerialNumber(),
+                r.version());
     }
 
     /** Test only: trusts any server and remembers its certificate, so a rotation can be observed. */

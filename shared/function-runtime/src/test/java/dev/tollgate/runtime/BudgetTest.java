@@ -1,0 +1,96 @@
+package dev.tollgate.runtime;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URL;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+
+/** The memory and time budgets: bytes in flight, a stalled body, the deadline armed at arrival. */
+@QuarkusTest
+@TestProfile(BudgetTest.Small.class)
+class BudgetTest {
+
+    /** A budget of exactly one maximal body (64 KiB), and a short body-read timeout. */
+    public static class Small implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("tollgate.admission.max-body-bytes", "65536",
+                    "tollgate.budget.in-flight-body-bytes", "65536",
+                    "tollgate.admission.body-read-timeout", "500ms",
+                    "tollgate.deadline.timeout", "5s");
+        }
+    }
+
+    @TestHTTPResource("/")
+    URL root;
+
+    /** A probe review padded with an annotation to about {@code bytes}. */
+    private static String review(int bytes, String... labels) {
+        String body = Probe.body(labels);
+        return body.replaceFirst("\\{", "{\"padding\":\"" + "x".repeat(Math.max(0, bytes - body.length() - 14))
+                + "\",");
+    }
+
+    private static Response post(String body) {
+        return given().contentType("application/json").body(body).post("/probe");
+    }
+
+    @Test
+    void requestBeyondTheInFlightBudgetIsRefusedAtOnceWithRetryAfter() throws Exception {
+        CompletableFuture<Response> big = CompletableFuture.supplyAsync(() -> post(review(50_000, "sleep-ms", "700")));
+        Thread.sleep(300); // the big review now holds 50 KB of the 64 KiB budget
+        post(review(20_000)).then().statusCode(503)
+                .header("Retry-After", "1")
+                .body("kind", equalTo("Status"))
+                .body("code", equalTo(503))
+                .body("reason", equalTo("ServiceUnavailable"))
+                .body("message", containsString("in-flight body budget"));
+        assertEquals(200, big.get().statusCode());
+        post(review(20_000)).then().statusCode(200);
+        String metrics = Probe.metrics();
+        assertEquals(0, Probe.metric(metrics.replace("tollgate_in_flight_body_bytes ", "tollgate_in_flight_body_bytes{} "),
+                "tollgate_in_flight_body_bytes"), "every reservation was given back");
+        assertTrue(Probe.metric(metrics, "tollgate_budget_refused_total", "function=\"probe\"") >= 1);
+    }
+
+    @Test
+    void declaredLengthOverTheLimitIsRefusedBeforeTheBodyIsRead() throws Exception {
+        try (RawHttp http = new RawHttp(root)) {
+            String answer = http.send(RawHttp.post("/probe", "Content-Length: 70000\r\n", "{")).readUntilClosed();
+            assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+            assertTrue(answer.contains("body of 70000 bytes exceeds the limit of 65536 bytes"), answer);
+        }
+    }
+
+    @Test
+    void stalledBodyGets408AndTheConnectionIsClosed() throws Exception {
+        try (RawHttp http = new RawHttp(root)) {
+            String answer = http.send(RawHttp.post("/probe", "Content-Length: 1000\r\n", "{\"apiVersion\":"))
+                    .readUntilClosed();
+            assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+            assertTrue(answer.contains("\"kind\":\"Status\"") && answer.contains("did not arrive within 500 ms"),
+                    answer);
+            assertTrue(!answer.contains("<still open"), "the server closed the connection: " + answer);
+        }
+        try (RawHttp http = new RawHttp(root)) {
+            String answer = http.send(RawHttp.post("/probe", "Transfer-Encoding: chunked\r\n", "5\r\n{\"a\":\r\n"))
+                    .readUntilClosed();
+            assertTrue(answer.startsWith("HTTP/1.1 408"), "a chunked body that never ends: " + answer);
+        }
+        // Both stalled requests gave their share of the budget back: a maximal body still fits.
+        post(review(60_000)).then().statusCode(200);
+    }
+}
