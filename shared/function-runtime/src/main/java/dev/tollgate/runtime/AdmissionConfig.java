@@ -23,7 +23,7 @@ public interface AdmissionConfig {
     int maxStringLength();
 
     /** A body of more JSON tokens than this gets HTTP 400 (bounds the decoded tree's heap). */
-    @WithDefault("1000000")
+    @WithDefault("2000000")
     long maxTokenCount();
 
     /**

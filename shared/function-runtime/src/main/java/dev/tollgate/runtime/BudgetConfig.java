@@ -21,10 +21,10 @@ public interface BudgetConfig {
     Optional<Long> inFlightBodyBytes();
 
     /**
-     * Heap one body byte costs at worst while its review is served: the body buffer, the decoded tree (a
-     * token-dense body at the token limit) and a mutating policy's copy. Measured, see the runtime README.
+     * Heap one body byte costs while its review is served: the body buffer (1x), the decoded tree (8.8x for a pod
+     * review of many containers) and a mutating policy's copy of the object (6.6x). Measured, see the runtime README.
      */
-    @WithDefault("12")
+    @WithDefault("16")
     int heapPerBodyByte();
 
     /** Heap kept for everything but review bodies (Quarkus, metrics, the policies' own state). */

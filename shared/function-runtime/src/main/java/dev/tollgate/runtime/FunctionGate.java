@@ -155,7 +155,7 @@ public class FunctionGate {
             metrics.rejectedCaller(admission.failedCheck());
             call.answered.set(true);
             // A fixed answer: which check failed, and whether the path exists, stays unknown to the caller.
-            send(call, 401, handler.codec().errorBody(401, "Unauthorized"), true);
+            send(call, 401, handler.codec().errorBody(401, "Unauthorized"), false);
             return;
         }
         String path = admission.policyPath();
@@ -291,7 +291,7 @@ public class FunctionGate {
         }
         HandlerResult result = timeoutResult(call);
         if (claim(call, result, true)) {
-            send(call, result.status(), result.body(), false);
+            send(call, result.status(), result.body(), !call.ctx.request().isEnded());
             metrics.deadlineOverrun(call.functionLabel());
             if (call.dispatched) {
                 call.abandon(metrics);
@@ -310,8 +310,11 @@ public class FunctionGate {
         }
         LOG.debugf("request body for %s did not arrive within %d ms", call.functionLabel(),
                 bodyReadTimeout.toMillis());
-        refuse(call, handler.badRequest(408, "the request body did not arrive within "
-                + bodyReadTimeout.toMillis() + " ms"));
+        HandlerResult result = handler.badRequest(408, "the request body did not arrive within "
+                + bodyReadTimeout.toMillis() + " ms");
+        if (claim(call, result, false)) {
+            send(call, result.status(), result.body(), true);
+        }
     }
 
     private HandlerResult timeoutResult(ReviewCall call) {
@@ -408,25 +411,38 @@ public class FunctionGate {
     }
 
     /**
-     * Writes an answer the gate gives itself. When the request body has not been read (an early refusal, or a
-     * timeout), an HTTP/1.x connection is closed after the answer, since it cannot carry another request; HTTP/2
-     * forbids the Connection header and only the stream ends.
+     * Writes an answer the gate gives itself. When the request body has not been read (an early refusal), an
+     * HTTP/1.x connection cannot carry another request: the answer says {@code Connection: close}, the rest of the
+     * body is read and dropped (a client that writes its whole body before reading, as most do, then gets the answer
+     * instead of a broken pipe) and the connection closes when the body ends, or after the body-read timeout. For a
+     * stalled body ({@code closeNow}) it closes at once. HTTP/2 forbids the Connection header; only the stream ends.
      */
-    private static void send(ReviewCall call, int status, byte[] body, boolean alwaysClose) {
+    private void send(ReviewCall call, int status, byte[] body, boolean closeNow) {
         HttpServerResponse response = call.ctx.response();
         if (response.ended() || response.closed()) {
             return;
         }
-        boolean http1 = call.ctx.request().version() != HttpVersion.HTTP_2;
         response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-        boolean close = http1 && (alwaysClose || !call.ctx.request().isEnded());
-        if (!close) {
+        var request = call.ctx.request();
+        if (request.version() == HttpVersion.HTTP_2 || (request.isEnded() && !closeNow)) {
             response.end(Buffer.buffer(body));
             return;
         }
-        // Vert.x keeps a connection whose request body is unread; close it once the answer is out.
         response.putHeader(HttpHeaders.CONNECTION, "close");
-        response.end(Buffer.buffer(body)).onComplete(done -> call.ctx.request().connection().close());
+        var connection = request.connection();
+        if (closeNow || request.isEnded()) {
+            response.end(Buffer.buffer(body)).onComplete(done -> connection.close());
+            return;
+        }
+        long closer = call.ctx.vertx().setTimer(bodyReadTimeout.toMillis(), id -> connection.close());
+        request.handler(ignored -> {
+        });
+        request.endHandler(v -> {
+            call.ctx.vertx().cancelTimer(closer);
+            connection.close();
+        });
+        request.resume();
+        response.end(Buffer.buffer(body));
     }
 
     private static boolean clientWentAway(Throwable failure) {

@@ -1,3 +1,4 @@
+#set( $funqMethod = $className.substring(0,1).toLowerCase() + $className.substring(1) )
 #if ($type == 'mutating')
 package ${package};
 
@@ -19,6 +20,10 @@ import dev.tollgate.admission.MutatingPolicy;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.Verdict;
 import dev.tollgate.admission.match.LabelSyntax;
+import dev.tollgate.runtime.IncomingReview;
+import dev.tollgate.runtime.ReviewAnswer;
+import io.quarkus.funqy.Funq;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Gives every object it sees the default labels it lacks ({@code tollgate.${artifactId}.default-labels}, e.g.
@@ -42,6 +47,15 @@ public class ${className} implements MutatingPolicy {
     @Override
     public String name() {
         return "${artifactId}";
+    }
+
+    /**
+     * The Funqy function: Funqy HTTP serves it at /${artifactId}. Tollgate's runtime admits each request first
+     * (caller check, limits, budget, deadline) and decodes the review; this hands it to the policy below.
+     */
+    @Funq("${artifactId}")
+    public Uni<ReviewAnswer> ${funqMethod}(IncomingReview review) {
+        return review.answer(this);
     }
 
     @Override
@@ -110,6 +124,10 @@ import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.admission.Verdict;
+import dev.tollgate.runtime.IncomingReview;
+import dev.tollgate.runtime.ReviewAnswer;
+import io.quarkus.funqy.Funq;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Denies pods, and workloads whose pod template would create such pods, when a container image is not pinned: it has
@@ -148,6 +166,15 @@ public class ${className} implements ValidatingPolicy {
     @Override
     public String name() {
         return "${artifactId}";
+    }
+
+    /**
+     * The Funqy function: Funqy HTTP serves it at /${artifactId}. Tollgate's runtime admits each request first
+     * (caller check, limits, budget, deadline) and decodes the review; this hands it to the policy below.
+     */
+    @Funq("${artifactId}")
+    public Uni<ReviewAnswer> ${funqMethod}(IncomingReview review) {
+        return review.answer(this);
     }
 
     @Override

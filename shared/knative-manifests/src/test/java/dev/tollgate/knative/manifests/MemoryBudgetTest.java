@@ -1,0 +1,135 @@
+package dev.tollgate.knative.manifests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.lang.reflect.Method;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.tollgate.knative.ServiceManifest;
+import dev.tollgate.runtime.AdmissionConfig;
+import dev.tollgate.runtime.BudgetConfig;
+import io.smallrye.config.WithDefault;
+
+/**
+ * The memory arithmetic of every Knative manifest: the container's memory limit, the JVM's heap share of it, and the
+ * in-flight body budget the runtime derives from that heap (BodyBudget) must leave room for the JVM outside the heap
+ * and for at least one review at the body limit. A manifest that breaks it would be killed by the kubelet (OOMKilled)
+ * or refuse every large review with 503.
+ */
+class MemoryBudgetTest {
+
+    /** Metaspace, code cache, thread stacks and Netty's direct buffers of a started function (knative/README.md). */
+    static final long NON_HEAP_BYTES = 128L << 20;
+
+    private static final Pattern MAX_RAM_PERCENTAGE = Pattern.compile("-XX:MaxRAMPercentage=([0-9.]+)");
+    private static final Pattern XMX = Pattern.compile("-Xmx([0-9]+)([kKmMgG])");
+
+    @Test
+    void arithmeticOfTheDefaults() {
+        // 384 MiB at 50 %: 192 MiB of heap; (192 - 48) MiB / 16 = 9 MiB of bodies in flight >= one 7 MiB body.
+        assertEquals(9L << 20, budget(192L << 20, Map.of()));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> heapBudgetAndContainerLimitAgree() {
+        return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
+            ServiceManifest m = ServiceManifest.read(f.committedManifest());
+            Map<String, String> env = env(m.container());
+            String jvm = env.getOrDefault("JAVA_TOOL_OPTIONS", "");
+            assertTrue(jvm.contains("-XX:+ExitOnOutOfMemoryError"), () -> f.committedManifest()
+                    + ": JAVA_TOOL_OPTIONS must hold -XX:+ExitOnOutOfMemoryError, so a poisoned instance is restarted");
+            long limit = quantity(m.container().path("resources").path("limits").path("memory").asText(""));
+            assertTrue(limit > 0, () -> f.committedManifest() + ": no memory limit");
+            long heap = heap(jvm, limit);
+            assertTrue(limit - heap >= NON_HEAP_BYTES, () -> f.committedManifest() + ": heap " + mib(heap)
+                    + " leaves " + mib(limit - heap) + " of the " + mib(limit) + " limit outside the heap; the JVM needs "
+                    + mib(NON_HEAP_BYTES));
+            long maxBody = longEnv(env, "TOLLGATE_ADMISSION_MAX_BODY_BYTES", defaultOf(AdmissionConfig.class,
+                    "maxBodyBytes"));
+            long budget = budget(heap, env);
+            assertTrue(budget >= maxBody, () -> f.committedManifest() + ": the in-flight body budget " + mib(budget)
+                    + " (heap " + mib(heap) + ") cannot hold one review at the body limit " + mib(maxBody));
+        }));
+    }
+
+    /** BodyBudget's rule: (heap - reserve) / heap-per-body-byte, unless set. */
+    static long budget(long heap, Map<String, String> env) {
+        if (env.containsKey("TOLLGATE_BUDGET_IN_FLIGHT_BODY_BYTES")) {
+            return Long.parseLong(env.get("TOLLGATE_BUDGET_IN_FLIGHT_BODY_BYTES"));
+        }
+        long reserve = longEnv(env, "TOLLGATE_BUDGET_HEAP_RESERVE_BYTES", defaultOf(BudgetConfig.class,
+                "heapReserveBytes"));
+        long perByte = longEnv(env, "TOLLGATE_BUDGET_HEAP_PER_BODY_BYTE", defaultOf(BudgetConfig.class,
+                "heapPerBodyByte"));
+        return (heap - reserve) / perByte;
+    }
+
+    static long heap(String jvmOptions, long limit) {
+        Matcher xmx = XMX.matcher(jvmOptions);
+        if (xmx.find()) {
+            return Long.parseLong(xmx.group(1)) << switch (Character.toLowerCase(xmx.group(2).charAt(0))) {
+                case 'k' -> 10;
+                case 'm' -> 20;
+                default -> 30;
+            };
+        }
+        Matcher pct = MAX_RAM_PERCENTAGE.matcher(jvmOptions);
+        // The JVM's own default is a quarter of the container's memory.
+        double percent = pct.find() ? Double.parseDouble(pct.group(1)) : 25;
+        return (long) (limit * percent / 100);
+    }
+
+    private static Map<String, String> env(JsonNode container) {
+        Map<String, String> env = new HashMap<>();
+        container.path("env").forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
+        return env;
+    }
+
+    private static long longEnv(Map<String, String> env, String name, long fallback) {
+        return env.containsKey(name) ? Long.parseLong(env.get(name)) : fallback;
+    }
+
+    private static long defaultOf(Class<?> mapping, String method) {
+        try {
+            Method m = mapping.getMethod(method);
+            return Long.parseLong(m.getAnnotation(WithDefault.class).value());
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A Kubernetes memory quantity in bytes (Mi, Gi, M, G, plain). */
+    static long quantity(String q) {
+        Matcher m = Pattern.compile("([0-9]+)(Ki|Mi|Gi|k|M|G)?").matcher(q.strip());
+        if (!m.matches()) {
+            return -1;
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "" : m.group(2);
+        return switch (unit) {
+            case "Ki" -> n << 10;
+            case "Mi" -> n << 20;
+            case "Gi" -> n << 30;
+            case "k" -> n * 1000;
+            case "M" -> n * 1000_000;
+            case "G" -> n * 1000_000_000;
+            default -> n;
+        };
+    }
+
+    private static String mib(long bytes) {
+        return (bytes >> 20) + " MiB";
+    }
+}
