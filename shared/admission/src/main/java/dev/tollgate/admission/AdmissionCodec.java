@@ -1,5 +1,12 @@
 package dev.tollgate.admission;
 
+import static dev.tollgate.admission.JsonFields.firstLine;
+import static dev.tollgate.admission.JsonFields.location;
+import static dev.tollgate.admission.JsonFields.optionalString;
+import static dev.tollgate.admission.JsonFields.requiredString;
+import static dev.tollgate.admission.JsonFields.truncate;
+import static dev.tollgate.admission.JsonFields.type;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -63,15 +70,24 @@ public final class AdmissionCodec {
 
     /** Parses and validates a review request body. */
     public AdmissionReview decode(byte[] body) throws ReviewDecodeException {
+        return decode(parseBody(body, "an AdmissionReview"));
+    }
+
+    /**
+     * Parses an untrusted request body within this codec's limits (413 when too large, 400 for anything that is not
+     * one JSON document), for any review type.
+     *
+     * @param expected what the body should hold, for the empty-body message, e.g. "a ConversionReview"
+     */
+    public JsonNode parseBody(byte[] body, String expected) throws ReviewDecodeException {
         if (body == null || body.length == 0) {
-            throw new ReviewDecodeException("empty body: expected an AdmissionReview JSON object");
+            throw new ReviewDecodeException("empty body: expected " + expected + " JSON object");
         }
         if (body.length > limits.maxBodyBytes()) {
             throw new ReviewDecodeException(413, "body of " + body.length + " bytes exceeds the limit of "
                     + limits.maxBodyBytes() + " bytes");
         }
-        JsonNode root = parse(body);
-        return decode(root);
+        return parse(body);
     }
 
     /** Validates an already parsed review request. */
@@ -316,28 +332,6 @@ public final class AdmissionCodec {
         return out;
     }
 
-    private static String requiredString(JsonNode parent, String field, String path) throws ReviewDecodeException {
-        JsonNode node = parent.get(field);
-        if (node == null || node.isNull()) {
-            throw new ReviewDecodeException(path + ": required");
-        }
-        if (!node.isTextual()) {
-            throw new ReviewDecodeException(path + ": expected a string, got " + type(node));
-        }
-        return node.textValue();
-    }
-
-    private static String optionalString(JsonNode parent, String field, String path) throws ReviewDecodeException {
-        JsonNode node = parent.get(field);
-        if (node == null || node.isNull()) {
-            return "";
-        }
-        if (!node.isTextual()) {
-            throw new ReviewDecodeException(path + ": expected a string, got " + type(node));
-        }
-        return node.textValue();
-    }
-
     private static boolean optionalBoolean(JsonNode parent, String field, String path) throws ReviewDecodeException {
         JsonNode node = parent.get(field);
         if (node == null || node.isNull()) {
@@ -347,35 +341,5 @@ public final class AdmissionCodec {
             throw new ReviewDecodeException(path + ": expected a boolean, got " + type(node));
         }
         return node.booleanValue();
-    }
-
-    private static String type(JsonNode node) {
-        return switch (node.getNodeType()) {
-            case ARRAY -> "an array";
-            case OBJECT, POJO -> "an object";
-            case STRING -> "a string";
-            case NUMBER -> "a number";
-            case BOOLEAN -> "a boolean";
-            case NULL -> "null";
-            default -> node.getNodeType().name().toLowerCase();
-        };
-    }
-
-    private static String location(JsonProcessingException e) {
-        return e.getLocation() == null ? ""
-                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        // Jackson names the (redacted) source inside nested locations; only the line and column help the caller.
-        return truncate((nl < 0 ? s : s.substring(0, nl)).replaceAll("Source: REDACTED \\([^)]*\\); ", ""));
-    }
-
-    private static String truncate(String s) {
-        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 }
