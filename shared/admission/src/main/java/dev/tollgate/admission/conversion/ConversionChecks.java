@@ -148,7 +148,7 @@ public final class ConversionChecks {
         for (Iterator<String> it = union(before, metadata); it.hasNext();) {
             String field = it.next();
             if (!IDENTITY.contains(field) && !MAY_CHANGE.contains(field)
-                    && !Objects.equals(before.get(field), metadata.get(field))) {
+                    && !sameJson(before.get(field), metadata.get(field))) {
                 problems.add("metadata." + field + " changed: a conversion may change only labels and annotations"
                         + " (the API server would silently restore it)");
             }
@@ -211,6 +211,24 @@ public final class ConversionChecks {
         }
         return true;
     }
+
+    /** JSON equality with numbers compared by value: 2 and 2.0 (or an int and a long node) are the same. */
+    static boolean sameJson(JsonNode a, JsonNode b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return a.equals(NUMBERS_BY_VALUE, b);
+    }
+
+    private static final java.util.Comparator<JsonNode> NUMBERS_BY_VALUE = (x, y) -> {
+        if (x.equals(y)) {
+            return 0;
+        }
+        if (x.isNumber() && y.isNumber()) {
+            return x.decimalValue().compareTo(y.decimalValue());
+        }
+        return 1;
+    };
 
     private static Iterator<String> union(JsonNode a, JsonNode b) {
         java.util.Set<String> names = new java.util.TreeSet<>();

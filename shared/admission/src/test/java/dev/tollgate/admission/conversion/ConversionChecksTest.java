@@ -61,6 +61,16 @@ class ConversionChecksTest {
         assertEquals(List.of(), ConversionChecks.convertedObject(original("a"), dropped, DESIRED));
     }
 
+    @Test
+    void numbersAreComparedByValue() {
+        ObjectNode longGeneration = original("a");
+        md(longGeneration).put("generation", 3L);
+        ObjectNode out = converted("a", o -> md(o).put("generation", 3.0));
+        assertEquals(List.of(), ConversionChecks.convertedObject(longGeneration, out, DESIRED));
+        ObjectNode other = converted("a", o -> md(o).put("generation", 4));
+        assertFalse(ConversionChecks.convertedObject(longGeneration, other, DESIRED).isEmpty());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             wrong apiVersion        |invalid groupVersion (expected shop.tollgate.dev/v2, received shop.tollgate.dev/v1)
