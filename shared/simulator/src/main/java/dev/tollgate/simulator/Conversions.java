@@ -28,6 +28,14 @@ import dev.tollgate.admission.conversion.ConversionVersion;
 public final class Conversions {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Strings that look like numbers stay quoted ("8.4" is a version, not a float). */
+    private static final ObjectMapper YAML = new ObjectMapper(
+            com.fasterxml.jackson.dataformat.yaml.YAMLFactory.builder()
+                    .disable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                    .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                    .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+                    .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+                    .build());
 
     /** Where a review goes: the policy in this process, or a URL. */
     public interface Target {
@@ -213,7 +221,7 @@ public final class Conversions {
                 case Outcome.CONVERTED -> {
                     converted++;
                     out.append(String.format("CONVERTED by %s in %.1f ms%n", via, o.millis()));
-                    out.append(indent(Yaml.write(o.converted()))).append('\n');
+                    out.append(indent(yaml(o.converted()))).append('\n');
                 }
                 case Outcome.UNCHANGED -> {
                     unchanged++;
@@ -254,6 +262,14 @@ public final class Conversions {
         }
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String yaml(JsonNode node) {
+        try {
+            return YAML.writeValueAsString(node);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -10,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -68,6 +67,7 @@ class ConvertCommandTest {
                 out.stdout());
         assertTrue(out.stdout().contains("CONVERTED by crd-conversion (in-process)"), out.stdout());
         assertTrue(out.stdout().contains("tlsMode: disable"), out.stdout());
+        assertTrue(out.stdout().contains("version: \"16.2\""), "a version string stays a string: " + out.stdout());
         assertTrue(out.stdout().contains("UNCHANGED: already data.tollgate.dev/v1: the API server does not call the "
                 + "webhook"), out.stdout());
         assertTrue(out.stdout().endsWith("3 objects: 2 converted, 1 unchanged, 0 failed\n"), out.stdout());
@@ -215,9 +215,7 @@ class ConvertCommandTest {
 
     private static HttpServer serve(java.util.function.Function<byte[], byte[]> handler) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        List<String> seen = new ArrayList<>();
         server.createContext("/crd-conversion", exchange -> {
-            seen.add(exchange.getRequestURI().toString());
             byte[] body = handler.apply(exchange.getRequestBody().readAllBytes());
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
