@@ -5,6 +5,9 @@ variable "catalog" {
   description = "The registration catalog: jsondecode(file(\"<repo>/terraform/catalog/catalog.json\")), generated from functions/*/webhook.yaml."
   type = object({
     generated_by = optional(string)
+    # CRD conversion webhooks (rendered by modules/crd-conversion): read here only so that function_urls and
+    # path_tokens may name their functions too, and one map serves both modules.
+    conversions = optional(map(object({ function = string })), {})
     functions = map(object({
       webhooks = list(object({
         type = string
@@ -153,8 +156,8 @@ variable "function_urls" {
     error_message = "No base URL for function(s) ${join(", ", setsubtract([for f in keys(var.catalog.functions) : f if(var.functions == null || contains(coalesce(var.functions, []), f)) && try(var.overrides[f].enabled, true)], keys(var.function_urls)))}: add them to function_urls, set default_url, or leave them out (variable functions, or overrides[name].enabled = false)."
   }
   validation {
-    condition     = length(setsubtract(keys(var.function_urls), keys(var.catalog.functions))) == 0
-    error_message = "function_urls names functions that are not in the catalog: ${join(", ", setsubtract(keys(var.function_urls), keys(var.catalog.functions)))}."
+    condition     = length(setsubtract(keys(var.function_urls), concat(keys(var.catalog.functions), [for c in values(var.catalog.conversions) : c.function]))) == 0
+    error_message = "function_urls names functions that are not in the catalog: ${join(", ", setsubtract(keys(var.function_urls), concat(keys(var.catalog.functions), [for c in values(var.catalog.conversions) : c.function])))}."
   }
 }
 
@@ -202,8 +205,8 @@ variable "path_tokens" {
     error_message = "Path tokens must be 16 to 256 characters from A-Z a-z 0-9 _ - (one URL path segment, hard to guess)."
   }
   validation {
-    condition     = length(setsubtract(keys(var.path_tokens), keys(var.catalog.functions))) == 0
-    error_message = "path_tokens names functions that are not in the catalog: ${join(", ", nonsensitive(setsubtract(keys(var.path_tokens), keys(var.catalog.functions))))}."
+    condition     = length(setsubtract(keys(var.path_tokens), concat(keys(var.catalog.functions), [for c in values(var.catalog.conversions) : c.function]))) == 0
+    error_message = "path_tokens names functions that are not in the catalog: ${join(", ", nonsensitive(setsubtract(keys(var.path_tokens), concat(keys(var.catalog.functions), [for c in values(var.catalog.conversions) : c.function]))))}."
   }
 }
 

@@ -884,3 +884,21 @@ run "rejects_added_label_contradicts_declared" {
 
   expect_failures = [output.manifests]
 }
+
+# A conversion function's URL and token may be in the same maps (one map for this module and crd-conversion).
+run "urls_of_conversion_functions_are_accepted" {
+  command = plan
+  variables {
+    catalog = {
+      functions = var.catalog.functions
+      conversions = {
+        "databases.data.tollgate.dev" = {
+          function = "crd-conversion", path = "/crd-conversion", versions = ["v1beta1", "v1"]
+          webhook  = { conversionReviewVersions = ["v1"] }
+        }
+      }
+    }
+    function_urls = merge(var.function_urls, { crd-conversion = "https://crd-conversion.example.com" })
+    path_tokens   = { crd-conversion = "0123456789abcdef0123" }
+  }
+}

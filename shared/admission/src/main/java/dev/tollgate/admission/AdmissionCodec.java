@@ -1,5 +1,12 @@
 package dev.tollgate.admission;
 
+import static dev.tollgate.admission.JsonFields.firstLine;
+import static dev.tollgate.admission.JsonFields.location;
+import static dev.tollgate.admission.JsonFields.optionalString;
+import static dev.tollgate.admission.JsonFields.requiredString;
+import static dev.tollgate.admission.JsonFields.truncate;
+import static dev.tollgate.admission.JsonFields.type;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,7 +18,6 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -57,25 +63,34 @@ public final class AdmissionCodec {
 
     /** Parses and validates a review request body. */
     public AdmissionReview decode(byte[] body) throws ReviewDecodeException {
+        return decode(parseBody(body, "an AdmissionReview"));
+    }
+
+    /**
+     * Parses an untrusted request body within this codec's limits (413 when too large, 400 for anything that is not
+     * one JSON document), for any review type.
+     *
+     * @param expected what the body should hold, for the empty-body message, e.g. "a ConversionReview"
+     */
+    public JsonNode parseBody(byte[] body, String expected) throws ReviewDecodeException {
         if (body == null || body.length == 0) {
-            throw new ReviewDecodeException("empty body: expected an AdmissionReview JSON object");
+            throw new ReviewDecodeException("empty body: expected " + expected + " JSON object");
         }
         if (body.length > limits.maxBodyBytes()) {
             throw new ReviewDecodeException(413, "body of " + body.length + " bytes exceeds the limit of "
                     + limits.maxBodyBytes() + " bytes");
         }
         try (JsonParser parser = mapper.createParser(body)) {
-            return decode(parser);
+            return readDocument(parser);
         } catch (IOException e) {
             throw new ReviewDecodeException("body could not be read: " + firstLine(e.getMessage()));
         }
     }
 
     /**
-     * Reads one review from a parser positioned before it (e.g. the one Funqy HTTP hands a deserializer) and
-     * validates it. The parser's own constraints apply; they should be this codec's limits
-     * ({@link AdmissionLimits#streamReadConstraints()}) with strict duplicate detection. Data after the review is
-     * an error, as in {@link #decode(byte[])}.
+     * Reads one review from a parser positioned before it (e.g. Funqy HTTP's, handed to a deserializer) and
+     * validates it. The parser's own constraints apply; they should be this codec's limits (its {@link #mapper()}
+     * makes such parsers). Data after the review is an error, as in {@link #decode(byte[])}.
      */
     public AdmissionReview decode(JsonParser parser) throws ReviewDecodeException {
         return decode(readDocument(parser));
@@ -347,28 +362,6 @@ public final class AdmissionCodec {
         return out;
     }
 
-    private static String requiredString(JsonNode parent, String field, String path) throws ReviewDecodeException {
-        JsonNode node = parent.get(field);
-        if (node == null || node.isNull()) {
-            throw new ReviewDecodeException(path + ": required");
-        }
-        if (!node.isTextual()) {
-            throw new ReviewDecodeException(path + ": expected a string, got " + type(node));
-        }
-        return node.textValue();
-    }
-
-    private static String optionalString(JsonNode parent, String field, String path) throws ReviewDecodeException {
-        JsonNode node = parent.get(field);
-        if (node == null || node.isNull()) {
-            return "";
-        }
-        if (!node.isTextual()) {
-            throw new ReviewDecodeException(path + ": expected a string, got " + type(node));
-        }
-        return node.textValue();
-    }
-
     private static boolean optionalBoolean(JsonNode parent, String field, String path) throws ReviewDecodeException {
         JsonNode node = parent.get(field);
         if (node == null || node.isNull()) {
@@ -378,38 +371,5 @@ public final class AdmissionCodec {
             throw new ReviewDecodeException(path + ": expected a boolean, got " + type(node));
         }
         return node.booleanValue();
-    }
-
-    private static String type(JsonNode node) {
-        return switch (node.getNodeType()) {
-            case ARRAY -> "an array";
-            case OBJECT, POJO -> "an object";
-            case STRING -> "a string";
-            case NUMBER -> "a number";
-            case BOOLEAN -> "a boolean";
-            case NULL -> "null";
-            default -> node.getNodeType().name().toLowerCase();
-        };
-    }
-
-    private static String location(JsonProcessingException e) {
-        return location(e.getLocation());
-    }
-
-    private static String location(JsonLocation at) {
-        return at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        // Jackson names the (redacted) source inside nested locations; only the line and column help the caller.
-        return truncate((nl < 0 ? s : s.substring(0, nl)).replaceAll("Source: REDACTED \\([^)]*\\); ", ""));
-    }
-
-    private static String truncate(String s) {
-        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 }

@@ -12,8 +12,12 @@ public final class CatalogMain {
         Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
         // An invalid registration throws, naming every problem, and nothing is written.
         Path written = RegistrationCatalog.write(root);
-        var functions = RegistrationCatalog.build(root).path("functions");
+        var catalog = RegistrationCatalog.build(root);
+        var functions = catalog.path("functions");
+        var conversions = catalog.path("conversions");
         System.out.println("wrote " + written + " (" + functions.size() + " functions: "
-                + String.join(", ", (Iterable<String>) functions::fieldNames) + ")");
+                + String.join(", ", (Iterable<String>) functions::fieldNames)
+                + (conversions.isEmpty() ? "" : "; conversion webhooks for " + conversions.size() + " CRDs: "
+                        + String.join(", ", (Iterable<String>) conversions::fieldNames)) + ")");
     }
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
@@ -27,6 +28,11 @@ import dev.tollgate.admission.registration.WebhookRegistration;
  * as {@code {"functions": {"<name>": {"webhooks": [{"type", "path", "webhook": {...}}]}}}}. The {@code webhook} object
  * holds the admissionregistration.k8s.io/v1 fields exactly as declared (without Tollgate's {@code type}/{@code path}),
  * so the Terraform module adds only {@code clientConfig} and the caller's overrides.
+ *
+ * <p>Conversion entries ({@code type: conversion}) go to their own section, keyed by CRD:
+ * {@code {"conversions": {"<crd>": {"function", "path", "versions", "webhook": {"conversionReviewVersions"}}}}}; a
+ * function that declares only conversions is not listed under {@code functions}, so the admission modules never
+ * see it.
  */
 public final class RegistrationCatalog {
 
@@ -56,6 +62,8 @@ public final class RegistrationCatalog {
         ObjectNode functions = catalog.putObject("functions");
         List<String> problems = new ArrayList<>();
         Map<String, String> owners = new HashMap<>();
+        Map<String, String> crdOwners = new HashMap<>();
+        Map<String, ObjectNode> conversionsByCrd = new TreeMap<>();
         for (Path file : Registrations.findAll(functionsDir)) {
             List<WebhookRegistration> registrations;
             try {
@@ -67,7 +75,24 @@ public final class RegistrationCatalog {
             }
             ArrayNode webhooks = JSON.createArrayNode();
             for (WebhookRegistration r : registrations) {
-                problems.addAll(RegistrationValidator.validateDeclared(r));
+                List<String> invalid = RegistrationValidator.validateDeclared(r);
+                problems.addAll(invalid);
+                if (r.conversion()) {
+                    String previous = crdOwners.putIfAbsent(r.crd(), r.function());
+                    if (previous != null) {
+                        problems.add(r.function() + "/webhook.yaml[" + r.crd() + "].crd: already converted by "
+                                + previous + "; a CustomResourceDefinition has one conversion webhook");
+                    }
+                    if (invalid.isEmpty()) {
+                        ObjectNode entry = JSON.createObjectNode();
+                        entry.put("function", r.function());
+                        entry.put("path", r.path());
+                        entry.set("versions", r.entry().get("versions"));
+                        entry.set("webhook", r.webhook());
+                        conversionsByCrd.put(r.crd(), entry);
+                    }
+                    continue;
+                }
                 String previous = owners.putIfAbsent(r.name(), r.function());
                 if (previous != null) {
                     problems.add(r.function() + "/webhook.yaml[" + r.name() + "].name: already declared by "
@@ -78,7 +103,12 @@ public final class RegistrationCatalog {
                 entry.put("path", r.path());
                 entry.set("webhook", r.webhook());
             }
-            functions.putObject(registrations.get(0).function()).set("webhooks", webhooks);
+            if (!webhooks.isEmpty()) {
+                functions.putObject(registrations.get(0).function()).set("webhooks", webhooks);
+            }
+        }
+        if (!conversionsByCrd.isEmpty()) {
+            catalog.putObject("conversions").setAll(conversionsByCrd);
         }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid webhook registrations:\n  " + String.join("\n  ", problems));

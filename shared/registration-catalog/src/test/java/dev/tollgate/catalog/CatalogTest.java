@@ -44,16 +44,36 @@ class CatalogTest {
         }
     }
 
-    /** Every function folder with a webhook.yaml is in the catalog, every entry with its declared fields. */
+    /**
+     * Every function folder with a webhook.yaml is in the catalog, every entry with its declared fields: admission
+     * entries under {@code functions}, conversion entries under {@code conversions} by CRD.
+     */
     @Test
     void catalogHoldsEveryDeclaredEntryUnchanged() {
         Path root = ProjectRoot.get();
-        JsonNode functions = RegistrationCatalog.build(root).path("functions");
-        List<Path> files = Registrations.findAll(root.resolve("functions"));
-        assertEquals(files.size(), functions.size(), "one catalog entry per functions/*/webhook.yaml");
-        for (Path file : files) {
-            List<WebhookRegistration> declared = Registrations.load(file);
-            JsonNode listed = functions.path(file.getParent().getFileName().toString()).path("webhooks");
+        JsonNode catalog = RegistrationCatalog.build(root);
+        JsonNode functions = catalog.path("functions");
+        int admissionFunctions = 0;
+        int conversions = 0;
+        for (Path file : Registrations.findAll(root.resolve("functions"))) {
+            String function = file.getParent().getFileName().toString();
+            List<WebhookRegistration> declared = Registrations.load(file).stream().filter(r -> !r.conversion()).toList();
+            for (WebhookRegistration r : Registrations.load(file)) {
+                if (r.conversion()) {
+                    conversions++;
+                    JsonNode listed = catalog.path("conversions").path(r.crd());
+                    assertEquals(function, listed.path("function").asText(), r.crd());
+                    assertEquals(r.path(), listed.path("path").asText());
+                    assertEquals(r.entry().get("versions"), listed.path("versions"));
+                    assertEquals(r.webhook(), listed.path("webhook"));
+                }
+            }
+            if (declared.isEmpty()) {
+                assertTrue(functions.path(function).isMissingNode(), function + " declares only conversions");
+                continue;
+            }
+            admissionFunctions++;
+            JsonNode listed = functions.path(function).path("webhooks");
             assertEquals(declared.size(), listed.size(), file.toString());
             for (int i = 0; i < declared.size(); i++) {
                 assertEquals(declared.get(i).type().name(), listed.get(i).path("type").asText());
@@ -61,6 +81,49 @@ class CatalogTest {
                 assertEquals(declared.get(i).webhook(), listed.get(i).path("webhook"));
             }
         }
+        assertEquals(admissionFunctions, functions.size(), "one catalog entry per function with admission webhooks");
+        assertEquals(conversions, catalog.path("conversions").size(), "one catalog entry per converted CRD");
+    }
+
+    /** A conversion entry is listed by CRD, outside the admission functions. */
+    @Test
+    void aConversionEntryIsListedByItsCrd(@TempDir Path root) throws IOException {
+        writeFunction(root, "widgets", conversion("widgets.shop.tollgate.dev", "/widgets"));
+        writeFunction(root, "zeta", entry("zeta.tollgate.dev", "/zeta", "validating"));
+        var catalog = RegistrationCatalog.build(root);
+        assertEquals(List.of("zeta"), names(catalog.path("functions")), "no admission entry for the converter");
+        JsonNode listed = catalog.path("conversions").path("widgets.shop.tollgate.dev");
+        assertEquals("widgets", listed.path("function").asText());
+        assertEquals("/widgets", listed.path("path").asText());
+        assertEquals(JSON.readTree("[\"v1alpha1\",\"v1\"]"), listed.path("versions"));
+        assertEquals(JSON.readTree("{\"conversionReviewVersions\":[\"v1\",\"v1beta1\"]}"), listed.path("webhook"));
+    }
+
+    @Test
+    void twoConvertersForOneCrdAreRejected(@TempDir Path root) throws IOException {
+        writeFunction(root, "one", conversion("widgets.shop.tollgate.dev", "/one"));
+        writeFunction(root, "two", conversion("widgets.shop.tollgate.dev", "/two"));
+        var e = assertThrows(IllegalArgumentException.class, () -> RegistrationCatalog.build(root));
+        assertTrue(e.getMessage().contains("two/webhook.yaml[widgets.shop.tollgate.dev].crd: already converted by one"),
+                e.getMessage());
+    }
+
+    @Test
+    void anInvalidConversionEntryIsReported(@TempDir Path root) throws IOException {
+        writeFunction(root, "widgets", conversion("widgets", "/widgets").replace("[v1alpha1, v1]", "[v1]"));
+        var e = assertThrows(IllegalArgumentException.class, () -> RegistrationCatalog.build(root));
+        assertTrue(e.getMessage().contains("widgets/webhook.yaml[widgets].crd: 'widgets' must be a"), e.getMessage());
+        assertTrue(e.getMessage().contains("widgets/webhook.yaml[widgets].versions: required"), e.getMessage());
+    }
+
+    private static String conversion(String crd, String path) {
+        return """
+                type: conversion
+                path: %s
+                crd: %s
+                versions: [v1alpha1, v1]
+                conversionReviewVersions: [v1, v1beta1]
+                """.formatted(path, crd);
     }
 
     /** Adding a function folder with a webhook.yaml adds it: nothing is listed by hand. */

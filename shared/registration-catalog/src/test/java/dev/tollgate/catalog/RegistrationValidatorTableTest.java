@@ -106,7 +106,7 @@ class RegistrationValidatorTableTest {
                 row("resources empty", rule("resources", "[]"), "resources: required"),
                 row("resources empty entry", rule("resources", "[\"\"]"), "must not contain an empty resource"),
                 row("scope value", rule("scope", "\"Global\""), "scope: must be Cluster, Namespaced or *"),
-                row("type value", "{\"type\": \"readonly\"}", ".type: must be validating or mutating"),
+                row("type value", "{\"type\": \"readonly\"}", ".type: must be validating, mutating or conversion"),
                 row("path of another function", "{\"path\": \"/other\"}", ".path: must be /demo or below it"),
                 row("path prefix only", "{\"path\": \"/demo-two\"}", ".path: must be /demo or below it"),
                 row("path with query", "{\"path\": \"/demo/x?y=1\"}", "without query"),
@@ -171,6 +171,62 @@ class RegistrationValidatorTableTest {
                 row("bad object name", "{\"metadata\": {\"name\": \"Tollgate_Hooks\"}}", "metadata.name"),
                 row("reinvocationPolicy in a validating configuration", "{\"webhooks\": ["
                         + webhook("{\"reinvocationPolicy\": \"Never\"}") + "]}", "mutating webhooks only"));
+    }
+
+    private static final String VALID_CONVERSION = """
+            type: conversion
+            path: /demo
+            crd: widgets.shop.tollgate.dev
+            versions: [v1alpha1, v1beta1, v1]
+            conversionReviewVersions: [v1, v1beta1]
+            """;
+
+    static Stream<Arguments> rejectedConversions() {
+        return Stream.of(
+                row("crd missing", "{\"crd\": null}", "demo/webhook.yaml[?].crd: required"),
+                row("crd without group", "{\"crd\": \"widgets\"}", "[widgets].crd: 'widgets' must be a CustomResourceDefinition name"),
+                row("crd group without dot", "{\"crd\": \"widgets.shop\"}", ".crd: 'widgets.shop' must be a"),
+                row("crd upper case", "{\"crd\": \"Widgets.shop.tollgate.dev\"}", ".crd: 'Widgets.shop.tollgate.dev' must be"),
+                row("versions missing", "{\"versions\": null}", ".versions: required"),
+                row("one version", "{\"versions\": [\"v1\"]}", ".versions: required, the CRD's versions (at least two"),
+                row("version not a label", "{\"versions\": [\"v1\", \"V2\"]}", ".versions: 'V2' is not a version name"),
+                row("version starting with a digit", "{\"versions\": [\"v1\", \"2\"]}", ".versions: '2' is not a version name"),
+                row("duplicate version", "{\"versions\": [\"v1\", \"v1\"]}", ".versions: duplicate version 'v1'"),
+                row("review versions missing", "{\"conversionReviewVersions\": null}", ".conversionReviewVersions: required"),
+                row("review versions empty", "{\"conversionReviewVersions\": []}", ".conversionReviewVersions: required"),
+                row("review version unknown", "{\"conversionReviewVersions\": [\"v1\", \"v2\"]}", "'v2' is not a known version"),
+                row("review versions none known", "{\"conversionReviewVersions\": [\"v2\"]}", "must include at least one of v1, v1beta1"),
+                row("review version twice", "{\"conversionReviewVersions\": [\"v1\", \"v1\"]}", "duplicate version 'v1'"),
+                row("admission field", "{\"rules\": []}", ".rules: unknown field (a conversion entry has type, path, crd, versions, conversionReviewVersions)"),
+                row("clientConfig declared", "{\"clientConfig\": {\"url\": \"https://x.example\"}}", ".clientConfig: must not be declared"),
+                row("path of another function", "{\"path\": \"/other\"}", "[widgets.shop.tollgate.dev].path: must be /demo or below it"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rejectedConversions")
+    void rejectsConversion(String why, String mergePatch, String expected) {
+        List<String> errors = RegistrationValidator.validateDeclared(conversion(mergePatch));
+        assertTrue(errors.stream().anyMatch(e -> e.contains(expected)),
+                why + ": expected a problem containing \"" + expected + "\", got " + errors);
+    }
+
+    @org.junit.jupiter.api.Test
+    void acceptsAConversionEntryAndExposesItsFields() {
+        WebhookRegistration r = conversion("{}");
+        assertEquals(List.of(), RegistrationValidator.validateDeclared(r));
+        assertEquals(List.of(), RegistrationValidator.validateDeclared(conversion("{\"conversionReviewVersions\": [\"v1\"], \"versions\": [\"v1\", \"v2\"]}")));
+        assertTrue(r.conversion());
+        assertEquals(WebhookRegistration.Type.conversion, r.type());
+        assertEquals("widgets.shop.tollgate.dev", r.name());
+        assertEquals(List.of("v1alpha1", "v1beta1", "v1"), r.versions());
+        assertEquals(readJson("{\"conversionReviewVersions\": [\"v1\", \"v1beta1\"]}"), r.webhook());
+    }
+
+    private static WebhookRegistration conversion(String mergePatch) {
+        WebhookRegistration base = Registrations.read("demo",
+                new ByteArrayInputStream(VALID_CONVERSION.getBytes(StandardCharsets.UTF_8)), "test").get(0);
+        merge(base.entry(), readJson(mergePatch));
+        return base;
     }
 
     @ParameterizedTest(name = "{0}")

@@ -28,18 +28,27 @@ public final class RegistrationValidator {
             "admissionReviewVersions", "matchConditions");
     private static final Set<String> OPERATIONS = Set.of("*", "CREATE", "UPDATE", "DELETE", "CONNECT");
     private static final Set<String> SCOPES = Set.of("*", "Cluster", "Namespaced");
+    private static final List<String> CONVERSION_ENTRY_FIELDS = List.of("type", "path", "crd", "versions",
+            "conversionReviewVersions");
+    private static final java.util.regex.Pattern DNS1035_LABEL =
+            java.util.regex.Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
 
     private RegistrationValidator() {
     }
 
-    /** Validates a declared entry from webhook.yaml: the Kubernetes fields plus Tollgate's {@code type}/{@code path}. */
+    /**
+     * Validates a declared entry from webhook.yaml: the Kubernetes fields plus Tollgate's {@code type}/{@code path},
+     * or a conversion entry's fields.
+     */
     public static List<String> validateDeclared(WebhookRegistration registration) {
         JsonNode entry = registration.entry();
         String at = registration.function() + "/webhook.yaml[" + entry.path("name").asText("?") + "]";
         List<String> errors = new ArrayList<>();
         String type = entry.path("type").asText("");
-        if (!type.equals("validating") && !type.equals("mutating")) {
-            errors.add(at + ".type: must be validating or mutating, got '" + type + "'");
+        if (type.equals("conversion")) {
+            at = registration.function() + "/webhook.yaml[" + entry.path("crd").asText("?") + "]";
+        } else if (!type.equals("validating") && !type.equals("mutating")) {
+            errors.add(at + ".type: must be validating, mutating or conversion, got '" + type + "'");
         }
         String path = entry.path("path").asText("");
         if (!path.startsWith("/" + registration.function())
@@ -52,9 +61,76 @@ public final class RegistrationValidator {
         if (entry.has("clientConfig")) {
             errors.add(at + ".clientConfig: must not be declared; Terraform adds it from the function's URL");
         }
+        if (type.equals("conversion")) {
+            validateConversion(entry, at, errors);
+            return errors;
+        }
         var copy = registration.webhook();
         errors.addAll(validateWebhook(copy, type.equals("mutating"), at, false));
         return errors;
+    }
+
+    /**
+     * A conversion entry: the CRD's name and versions as the API server validates a CustomResourceDefinition
+     * (apiextensions validation.go: the name is {@code <plural>.<group>}, the group has a dot, versions are DNS-1035
+     * labels, no duplicates) and {@code conversionReviewVersions} as it validates {@code spec.conversion.webhook}
+     * (at least one of v1, v1beta1, no duplicates).
+     */
+    private static void validateConversion(JsonNode entry, String at, List<String> errors) {
+        for (var it = entry.fieldNames(); it.hasNext();) {
+            String field = it.next();
+            if (field.equals("clientConfig")) {
+                continue; // reported above
+            }
+            if (!CONVERSION_ENTRY_FIELDS.contains(field)) {
+                errors.add(at + "." + field + ": unknown field (a conversion entry has "
+                        + String.join(", ", CONVERSION_ENTRY_FIELDS) + ")");
+            }
+        }
+        String crd = entry.path("crd").asText("");
+        if (crd.isEmpty()) {
+            errors.add(at + ".crd: required, the CustomResourceDefinition's name (<plural>.<group>)");
+        } else if (!LabelSyntax.isDnsSubdomain(crd) || crd.split("\\.", -1).length < 3) {
+            errors.add(at + ".crd: '" + crd + "' must be a CustomResourceDefinition name: <plural>.<group>, a "
+                    + "lowercase DNS subdomain whose group has at least one dot");
+        }
+        JsonNode versions = entry.get("versions");
+        if (versions == null || !versions.isArray() || versions.size() < 2) {
+            errors.add(at + ".versions: required, the CRD's versions (at least two: a single version needs no "
+                    + "conversion)");
+        } else {
+            Set<String> seen = new HashSet<>();
+            for (JsonNode v : versions) {
+                String name = v.asText("");
+                if (!v.isTextual() || !DNS1035_LABEL.matcher(name).matches()) {
+                    errors.add(at + ".versions: '" + name + "' is not a version name (a DNS-1035 label such as "
+                            + "v1beta1)");
+                } else if (!seen.add(name)) {
+                    errors.add(at + ".versions: duplicate version '" + name + "'");
+                }
+            }
+        }
+        JsonNode reviewVersions = entry.get("conversionReviewVersions");
+        if (reviewVersions == null || !reviewVersions.isArray() || reviewVersions.isEmpty()) {
+            errors.add(at + ".conversionReviewVersions: required, a non-empty list such as [v1, v1beta1]");
+            return;
+        }
+        Set<String> seen = new HashSet<>();
+        boolean known = false;
+        for (JsonNode v : reviewVersions) {
+            String s = v.asText("");
+            if (!seen.add(s)) {
+                errors.add(at + ".conversionReviewVersions: duplicate version '" + s + "'");
+            }
+            if (s.equals("v1") || s.equals("v1beta1")) {
+                known = true;
+            } else {
+                errors.add(at + ".conversionReviewVersions: '" + s + "' is not a known version (v1, v1beta1)");
+            }
+        }
+        if (!known) {
+            errors.add(at + ".conversionReviewVersions: must include at least one of v1, v1beta1");
+        }
     }
 
     /**

@@ -1,0 +1,72 @@
+package dev.tollgate.admission;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Field readers for review bodies (AdmissionReview, ConversionReview): each names the JSON path and the type found
+ * when a field is missing or of the wrong type, so every decoder reports bad input the same way.
+ */
+public final class JsonFields {
+
+    private JsonFields() {
+    }
+
+    public static String requiredString(JsonNode parent, String field, String path) throws ReviewDecodeException {
+        JsonNode node = parent.get(field);
+        if (node == null || node.isNull()) {
+            throw new ReviewDecodeException(path + ": required");
+        }
+        if (!node.isTextual()) {
+            throw new ReviewDecodeException(path + ": expected a string, got " + type(node));
+        }
+        return node.textValue();
+    }
+
+    /** The string at {@code field}, or "" when it is absent or null. */
+    public static String optionalString(JsonNode parent, String field, String path) throws ReviewDecodeException {
+        JsonNode node = parent.get(field);
+        if (node == null || node.isNull()) {
+            return "";
+        }
+        if (!node.isTextual()) {
+            throw new ReviewDecodeException(path + ": expected a string, got " + type(node));
+        }
+        return node.textValue();
+    }
+
+    /** "an array", "a string", ...: for messages. */
+    public static String type(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case OBJECT, POJO -> "an object";
+            case STRING -> "a string";
+            case NUMBER -> "a number";
+            case BOOLEAN -> "a boolean";
+            case NULL -> "null";
+            default -> node.getNodeType().name().toLowerCase();
+        };
+    }
+
+    /** Cuts a value quoted in a message to 200 characters. */
+    public static String truncate(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+
+    static String location(JsonProcessingException e) {
+        return location(e.getLocation());
+    }
+
+    static String location(com.fasterxml.jackson.core.JsonLocation at) {
+        return at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+    }
+
+    static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        // Jackson names the (redacted) source inside nested locations; only the line and column help the caller.
+        return truncate((nl < 0 ? s : s.substring(0, nl)).replaceAll("Source: REDACTED \\([^)]*\\); ", ""));
+    }
+}
