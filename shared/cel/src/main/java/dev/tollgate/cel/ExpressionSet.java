@@ -24,7 +24,9 @@ import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
+import dev.tollgate.cel.internal.CelGoSemantics;
 import dev.tollgate.cel.internal.CheckedCall;
+import dev.tollgate.cel.internal.LiteralValidators;
 import dev.tollgate.cel.internal.KubeLibrary;
 import dev.tollgate.cel.internal.NullBranchHint;
 import dev.tollgate.cel.internal.PropertyNames;
@@ -107,6 +109,14 @@ public final class ExpressionSet {
                         NullBranchHint.explain(checked.getErrors(), type));
             }
             CelAbstractSyntaxTree checkedAst = checked.getAst();
+            CelAbstractSyntaxTree withOptionalSelects = selectInsideOptionals(ast, checkedAst);
+            if (withOptionalSelects != ast) {
+                checked = env.cel.check(withOptionalSelects);
+                if (checked.hasError()) {
+                    throw compileError(expression, checked.getSource(), checked.getErrors());
+                }
+                checkedAst = checked.getAst();
+            }
             List<CelIssue> issues = validate(checkedAst, type);
             if (!issues.isEmpty()) {
                 throw compileError(expression, checkedAst.getSource(), issues);
@@ -139,9 +149,43 @@ public final class ExpressionSet {
         return changed[0] ? mutable.toParsedAst() : ast;
     }
 
+    /**
+     * cel-java's {@code x.?f} selects only in maps; cel-go's also selects inside an optional {@code x} (none stays
+     * none), statically optional or dyn (cel-go interpreter/attributes.go). Those selections are rewritten to
+     * {@link CelGoSemantics}' functions, which do that; selections on typed maps stay as they are.
+     */
+    private static CelAbstractSyntaxTree selectInsideOptionals(CelAbstractSyntaxTree parsed,
+            CelAbstractSyntaxTree checked) {
+        java.util.Map<Long, String> rewrites = new java.util.HashMap<>();
+        CelNavigableAst.fromAst(checked).getRoot().allNodes().forEach(node -> {
+            CelExpr e = node.expr();
+            if (e.getKind() == CelExpr.ExprKind.Kind.CALL && e.call().function().equals("_?._")
+                    && e.call().args().size() == 2) {
+                CelType operand = checked.getType(e.call().args().get(0).id()).orElse(SimpleType.DYN);
+                if (operand instanceof dev.cel.common.types.OptionalType) {
+                    rewrites.put(e.id(), CelGoSemantics.SELECT_IN_OPTIONAL);
+                } else if (operand.kind() == CelKind.DYN) {
+                    rewrites.put(e.id(), CelGoSemantics.SELECT_IN_DYN);
+                }
+            }
+        });
+        if (rewrites.isEmpty()) {
+            return parsed;
+        }
+        CelMutableAst mutable = CelMutableAst.fromCelAst(parsed);
+        CelNavigableMutableAst.fromAst(mutable).getRoot().allNodes().forEach(node -> {
+            String function = rewrites.get(node.expr().id());
+            if (function != null) {
+                node.expr().call().setFunction(function);
+            }
+        });
+        return mutable.toParsedAst();
+    }
+
     private List<CelIssue> validate(CelAbstractSyntaxTree ast, ResultType type) {
         List<CelIssue> issues = new ArrayList<>();
         CelSource source = ast.getSource();
+        LiteralValidators.validate(env.cel, ast, (id, message) -> issues.add(issue(source, id, message)));
         CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(node -> {
             CelExpr e = node.expr();
             if (e.getKind() == CelExpr.ExprKind.Kind.SELECT && env.admissionScope) {
