@@ -78,7 +78,7 @@ public final class Evaluation implements CelVariableResolver {
         if (v instanceof Boolean b) {
             return b;
         }
-        throw wrongType(expression, "bool", v);
+        throw wrongType(expression, v);
     }
 
     /** Evaluates an expression that must produce a string (or null, for {@link ResultType#STRING_OR_NULL}). */
@@ -90,8 +90,7 @@ public final class Evaluation implements CelVariableResolver {
         if (v == null && expression.resultType() == ResultType.STRING_OR_NULL) {
             return null;
         }
-        throw wrongType(expression, expression.resultType() == ResultType.STRING_OR_NULL ? "string or null"
-                : "string", v);
+        throw wrongType(expression, v);
     }
 
     /** The value of a composition variable (evaluated now if no expression needed it yet). */
@@ -110,22 +109,9 @@ public final class Evaluation implements CelVariableResolver {
         return meter.used;
     }
 
-    private CelEvaluationError wrongType(CompiledExpression e, String wanted, Object v) {
-        return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, e.source(), "expression '" + e.source()
-                + "' must evaluate to " + wanted + ", but it evaluated to " + describe(v), null);
-    }
-
-    private static String describe(Object v) {
-        if (v == null) {
-            return "null";
-        }
-        if (v instanceof List<?>) {
-            return "a list";
-        }
-        if (v instanceof Map<?, ?>) {
-            return "a map";
-        }
-        return v.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + " " + v;
+    private static CelEvaluationError wrongType(CompiledExpression e, Object v) {
+        return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, e.source(),
+                ResultTypes.runTimeError(e.source(), e.resultType(), v), null);
     }
 
     private Object run(CompiledExpression expression) throws CelEvaluationError {

@@ -121,6 +121,11 @@ public final class ExpressionSet {
             if (!issues.isEmpty()) {
                 throw compileError(expression, checkedAst.getSource(), issues);
             }
+            String wrongType = ResultTypes.compileTimeError(checkedAst.getResultType(), type);
+            if (wrongType != null) {
+                throw new CelCompileException(expression, List.of(new CelCompileException.Issue(0, 0, wrongType)),
+                        wrongType);
+            }
             return new CompiledExpression(this, expression, type, checkedAst.getResultType(),
                     env.cel.createProgram(checkedAst));
         } catch (CelValidationException e) {
@@ -213,18 +218,6 @@ public final class ExpressionSet {
                 errors.forEach(msg -> issues.add(issue(source, e.id(), msg)));
             }
         });
-        CelType result = ast.getResultType();
-        String wrongType = switch (type) {
-            case BOOL -> accepts(result, SimpleType.BOOL) ? null : "bool";
-            case STRING -> accepts(result, SimpleType.STRING) ? null : "string";
-            case STRING_OR_NULL -> accepts(result, SimpleType.STRING) || result.kind() == CelKind.NULL_TYPE
-                    ? null : "string or null";
-            case ANY -> null;
-        };
-        if (wrongType != null) {
-            issues.add(issue(source, ast.getExpr().id(), "expression must evaluate to " + wrongType
-                    + ", but its type is " + dev.cel.common.types.CelTypes.format(result)));
-        }
         issues.sort(Comparator.comparing(CelIssue::getSourceLocation));
         return issues;
     }
@@ -240,10 +233,6 @@ public final class ExpressionSet {
             p = p.get().parent();
         }
         return false;
-    }
-
-    private static boolean accepts(CelType actual, CelType wanted) {
-        return actual.kind() == CelKind.DYN || actual.equals(wanted);
     }
 
     private static CelIssue issue(CelSource source, long exprId, String message) {
