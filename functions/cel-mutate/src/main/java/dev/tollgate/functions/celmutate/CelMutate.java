@@ -16,9 +16,9 @@ import dev.tollgate.admission.MutatingPolicy;
 import dev.tollgate.admission.Verdict;
 import dev.tollgate.cel.Authorizer;
 import dev.tollgate.cel.KubeCel;
-import dev.tollgate.functions.celpolicy.common.ConfigFiles;
-import dev.tollgate.functions.celpolicy.common.Namespaces;
-import dev.tollgate.functions.celpolicy.common.RegistrationCoverage;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.cel.admission.RegistrationCoverage;
 
 /**
  * Serves MutatingAdmissionPolicies from configuration files at {@code /cel-mutate}: JSONPatch and
