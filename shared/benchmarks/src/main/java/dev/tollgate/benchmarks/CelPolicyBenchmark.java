@@ -18,8 +18,8 @@ import dev.tollgate.admission.AdmissionHandler;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.functions.celpolicy.CelPolicy;
 import dev.tollgate.functions.celpolicy.ValidatingPolicies;
-import dev.tollgate.functions.celpolicy.common.ConfigFiles;
-import dev.tollgate.functions.celpolicy.common.Namespaces;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.ReviewBuilder;
 

@@ -78,7 +78,7 @@ public final class Evaluation implements CelVariableResolver {
         if (v instanceof Boolean b) {
             return b;
         }
-        throw wrongType(expression, "bool", v);
+        throw wrongType(expression, v);
     }
 
     /** Evaluates an expression that must produce a string (or null, for {@link ResultType#STRING_OR_NULL}). */
@@ -90,8 +90,7 @@ public final class Evaluation implements CelVariableResolver {
         if (v == null && expression.resultType() == ResultType.STRING_OR_NULL) {
             return null;
         }
-        throw wrongType(expression, expression.resultType() == ResultType.STRING_OR_NULL ? "string or null"
-                : "string", v);
+        throw wrongType(expression, v);
     }
 
     /** The value of a composition variable (evaluated now if no expression needed it yet). */
@@ -110,22 +109,9 @@ public final class Evaluation implements CelVariableResolver {
         return meter.used;
     }
 
-    private CelEvaluationError wrongType(CompiledExpression e, String wanted, Object v) {
-        return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, e.source(), "expression '" + e.source()
-                + "' must evaluate to " + wanted + ", but it evaluated to " + describe(v), null);
-    }
-
-    private static String describe(Object v) {
-        if (v == null) {
-            return "null";
-        }
-        if (v instanceof List<?>) {
-            return "a list";
-        }
-        if (v instanceof Map<?, ?>) {
-            return "a map";
-        }
-        return v.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + " " + v;
+    private static CelEvaluationError wrongType(CompiledExpression e, Object v) {
+        return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, e.source(),
+                ResultTypes.runTimeError(e.source(), e.resultType(), v), null);
     }
 
     private Object run(CompiledExpression expression) throws CelEvaluationError {
@@ -157,18 +143,64 @@ public final class Evaluation implements CelVariableResolver {
                 return v.error;
             }
         }
-        return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, expression.source(), message(e), e);
+        return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, expression.source(), message(expression, e), e);
     }
 
-    /** cel-java reports a library function's failure as "Function 'x' failed with arg(s) ..."; say why instead. */
-    private static String message(CelEvaluationException e) {
-        String msg = String.valueOf(e.getMessage());
+    /**
+     * The message the API server's user would read. cel-java words the common runtime errors differently from cel-go
+     * (and wraps a library function's failure as "Function 'x' failed with arg(s) ..."); these are reworded as
+     * cel-go common/types (err.go, overflow.go, map.go) states them: "integer overflow", "unsigned integer overflow",
+     * "division by zero", "modulus by zero", "no such key: k".
+     */
+    static String message(CompiledExpression expression, CelEvaluationException e) {
         Throwable cause = e.getCause();
-        if (cause != null && !(cause instanceof CelEvaluationException) && cause.getMessage() != null) {
-            int at = msg.indexOf("Function '");
-            return (at > 0 ? msg.substring(0, at) : "evaluation error: ") + cause.getMessage();
+        String detail = cause != null && !(cause instanceof CelEvaluationException) && cause.getMessage() != null
+                ? cause.getMessage() : null;
+        String celGo = celGoWording(expression.source(), e, detail);
+        if (celGo != null) {
+            return celGo;
         }
-        return msg;
+        if (detail != null) {
+            return detail;
+        }
+        String msg = String.valueOf(e.getMessage());
+        return msg.replaceFirst("^evaluation error(?: at <input>:\\d+)?: ", "");
+    }
+
+    private static String celGoWording(String source, CelEvaluationException e, String detail) {
+        if (detail == null) {
+            return null;
+        }
+        return switch (e.getErrorCode()) {
+            case NUMERIC_OVERFLOW -> detail.startsWith("unsigned") || detail.contains("uint")
+                    ? "unsigned integer overflow" : detail.contains("long overflow") || detail.contains("for int")
+                    ? "integer overflow" : null;
+            case DIVIDE_BY_ZERO -> operatorAt(source, e.getMessage()) == '%' ? "modulus by zero" : "division by zero";
+            case ATTRIBUTE_NOT_FOUND -> {
+                if (e.getCause() instanceof IndexOutOfBoundsException) {
+                    yield "no such key: " + detail;          // map[key]: cel-java's message is the key alone
+                }
+                java.util.regex.Matcher m = MISSING_KEY.matcher(detail);
+                yield m.matches() ? "no such key: " + m.group(1) : null;
+            }
+            default -> null;
+        };
+    }
+
+    private static final java.util.regex.Pattern MISSING_KEY =
+            java.util.regex.Pattern.compile("key '(.*)' is not present in map\\.");
+
+    /** The character at the offset cel-java names ("evaluation error at <input>:7: ..."), or 0. */
+    private static char operatorAt(String source, String message) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("at <input>:(\\d+):").matcher(
+                String.valueOf(message));
+        if (m.find()) {
+            int offset = Integer.parseInt(m.group(1));
+            if (offset >= 0 && offset < source.length()) {
+                return source.charAt(offset);
+            }
+        }
+        return 0;
     }
 
     private Object variableValue(int i) throws CelEvaluationError {

@@ -24,7 +24,9 @@ import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
+import dev.tollgate.cel.internal.CelGoSemantics;
 import dev.tollgate.cel.internal.CheckedCall;
+import dev.tollgate.cel.internal.LiteralValidators;
 import dev.tollgate.cel.internal.KubeLibrary;
 import dev.tollgate.cel.internal.NullBranchHint;
 import dev.tollgate.cel.internal.PropertyNames;
@@ -107,9 +109,22 @@ public final class ExpressionSet {
                         NullBranchHint.explain(checked.getErrors(), type));
             }
             CelAbstractSyntaxTree checkedAst = checked.getAst();
+            CelAbstractSyntaxTree withOptionalSelects = selectInsideOptionals(ast, checkedAst);
+            if (withOptionalSelects != ast) {
+                checked = env.cel.check(withOptionalSelects);
+                if (checked.hasError()) {
+                    throw compileError(expression, checked.getSource(), checked.getErrors());
+                }
+                checkedAst = checked.getAst();
+            }
             List<CelIssue> issues = validate(checkedAst, type);
             if (!issues.isEmpty()) {
                 throw compileError(expression, checkedAst.getSource(), issues);
+            }
+            String wrongType = ResultTypes.compileTimeError(checkedAst.getResultType(), type);
+            if (wrongType != null) {
+                throw new CelCompileException(expression, List.of(new CelCompileException.Issue(0, 0, wrongType)),
+                        wrongType);
             }
             return new CompiledExpression(this, expression, type, checkedAst.getResultType(),
                     env.cel.createProgram(checkedAst));
@@ -139,9 +154,43 @@ public final class ExpressionSet {
         return changed[0] ? mutable.toParsedAst() : ast;
     }
 
+    /**
+     * cel-java's {@code x.?f} selects only in maps; cel-go's also selects inside an optional {@code x} (none stays
+     * none), statically optional or dyn (cel-go interpreter/attributes.go). Those selections are rewritten to
+     * {@link CelGoSemantics}' functions, which do that; selections on typed maps stay as they are.
+     */
+    private static CelAbstractSyntaxTree selectInsideOptionals(CelAbstractSyntaxTree parsed,
+            CelAbstractSyntaxTree checked) {
+        java.util.Map<Long, String> rewrites = new java.util.HashMap<>();
+        CelNavigableAst.fromAst(checked).getRoot().allNodes().forEach(node -> {
+            CelExpr e = node.expr();
+            if (e.getKind() == CelExpr.ExprKind.Kind.CALL && e.call().function().equals("_?._")
+                    && e.call().args().size() == 2) {
+                CelType operand = checked.getType(e.call().args().get(0).id()).orElse(SimpleType.DYN);
+                if (operand instanceof dev.cel.common.types.OptionalType) {
+                    rewrites.put(e.id(), CelGoSemantics.SELECT_IN_OPTIONAL);
+                } else if (operand.kind() == CelKind.DYN) {
+                    rewrites.put(e.id(), CelGoSemantics.SELECT_IN_DYN);
+                }
+            }
+        });
+        if (rewrites.isEmpty()) {
+            return parsed;
+        }
+        CelMutableAst mutable = CelMutableAst.fromCelAst(parsed);
+        CelNavigableMutableAst.fromAst(mutable).getRoot().allNodes().forEach(node -> {
+            String function = rewrites.get(node.expr().id());
+            if (function != null) {
+                node.expr().call().setFunction(function);
+            }
+        });
+        return mutable.toParsedAst();
+    }
+
     private List<CelIssue> validate(CelAbstractSyntaxTree ast, ResultType type) {
         List<CelIssue> issues = new ArrayList<>();
         CelSource source = ast.getSource();
+        LiteralValidators.validate(env.cel, ast, (id, message) -> issues.add(issue(source, id, message)));
         CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(node -> {
             CelExpr e = node.expr();
             if (e.getKind() == CelExpr.ExprKind.Kind.SELECT && env.admissionScope) {
@@ -169,18 +218,6 @@ public final class ExpressionSet {
                 errors.forEach(msg -> issues.add(issue(source, e.id(), msg)));
             }
         });
-        CelType result = ast.getResultType();
-        String wrongType = switch (type) {
-            case BOOL -> accepts(result, SimpleType.BOOL) ? null : "bool";
-            case STRING -> accepts(result, SimpleType.STRING) ? null : "string";
-            case STRING_OR_NULL -> accepts(result, SimpleType.STRING) || result.kind() == CelKind.NULL_TYPE
-                    ? null : "string or null";
-            case ANY -> null;
-        };
-        if (wrongType != null) {
-            issues.add(issue(source, ast.getExpr().id(), "expression must evaluate to " + wrongType
-                    + ", but its type is " + dev.cel.common.types.CelTypes.format(result)));
-        }
         issues.sort(Comparator.comparing(CelIssue::getSourceLocation));
         return issues;
     }
@@ -196,10 +233,6 @@ public final class ExpressionSet {
             p = p.get().parent();
         }
         return false;
-    }
-
-    private static boolean accepts(CelType actual, CelType wanted) {
-        return actual.kind() == CelKind.DYN || actual.equals(wanted);
     }
 
     private static CelIssue issue(CelSource source, long exprId, String message) {

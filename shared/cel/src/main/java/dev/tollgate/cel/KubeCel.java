@@ -13,6 +13,7 @@ import dev.cel.common.CelOptions;
 import dev.cel.common.types.SimpleType;
 import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
+import dev.tollgate.cel.internal.CelGoSemantics;
 import dev.tollgate.cel.internal.KubeLibrary;
 import dev.tollgate.cel.library.AuthzLibrary;
 import dev.tollgate.cel.library.KubeLibraries;
@@ -58,7 +59,9 @@ public final class KubeCel {
         this.authorizer = b.authorizer;
         this.admissionScope = b.customVariables == null;
         this.customVariables = b.customVariables == null ? List.of() : List.copyOf(b.customVariables);
-        this.libraries = KubeLibraries.all();
+        List<KubeLibrary> libs = new ArrayList<>(KubeLibraries.all());
+        libs.add(new CelGoSemantics());
+        this.libraries = List.copyOf(libs);
         Map<String, Object> consts = new LinkedHashMap<>();
         libraries.forEach(l -> consts.putAll(l.constants()));
         this.constants = Map.copyOf(consts);
@@ -85,10 +88,10 @@ public final class KubeCel {
         return new Builder();
     }
 
-    /** CEL options as the API server sets them (cel-go: HomogeneousAggregateLiterals, CrossTypeNumericComparisons, optional syntax). */
+    /** CEL options as the API server sets them (cel-go: CrossTypeNumericComparisons, optional syntax). */
     static CelOptions options() {
         return CelOptions.current()
-                .enableHomogeneousLiterals(true)
+                // homogeneous list/map literals are checked after type-checking, as cel-go does (LiteralValidators)
                 .enableHeterogeneousNumericComparisons(true)
                 .enableOptionalSyntax(true)
                 .enableTimestampEpoch(true)
@@ -102,6 +105,10 @@ public final class KubeCel {
         CelBuilder b = CelFactory.standardCelBuilder()
                 .setOptions(opts)
                 .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                // all standard declarations; the standard runtime functions but the few CelGoSemantics replaces
+                .setStandardEnvironmentEnabled(false)
+                .setStandardDeclarations(dev.cel.checker.CelStandardDeclarations.newBuilder().build())
+                .setStandardFunctions(CelGoSemantics.standardFunctions())
                 .addCompilerLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.sets(opts),
                         listsExtension(), CelExtensions.comprehensions())
                 .addRuntimeLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.sets(opts),

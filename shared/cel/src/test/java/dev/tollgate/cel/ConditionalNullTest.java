@@ -66,7 +66,7 @@ class ConditionalNullTest {
         assertNull(cel.newEvaluation(deployment(3)).evaluateString(none));
 
         CelCompileException e = assertThrows(CelCompileException.class, () -> cel.compile("null", ResultType.STRING));
-        assertTrue(e.getMessage().contains("must evaluate to string, but its type is null"), e.getMessage());
+        assertTrue(e.getMessage().contains("must evaluate to string but got null_type"), e.getMessage());
     }
 
     @Test

@@ -25,14 +25,14 @@ import dev.tollgate.cel.ResultType;
 import dev.tollgate.functions.celmutate.MutatingPolicyDefinition.Binding;
 import dev.tollgate.functions.celmutate.MutatingPolicyDefinition.Mutation;
 import dev.tollgate.functions.celmutate.MutatingPolicyDefinition.PatchType;
-import dev.tollgate.functions.celpolicy.common.ConfigFiles;
-import dev.tollgate.functions.celpolicy.common.Namespaces;
-import dev.tollgate.functions.celpolicy.common.PolicyConfig;
-import dev.tollgate.functions.celpolicy.common.PolicyDispatcher;
-import dev.tollgate.functions.celpolicy.common.PolicyExpressions;
-import dev.tollgate.functions.celpolicy.common.RegistrationCoverage;
-import dev.tollgate.functions.celpolicy.common.PolicyExpressions.Compiled;
-import dev.tollgate.functions.celpolicy.common.PolicySpec.FailurePolicy;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.cel.admission.PolicyConfig;
+import dev.tollgate.cel.admission.PolicyDispatcher;
+import dev.tollgate.cel.admission.PolicyExpressions;
+import dev.tollgate.cel.admission.RegistrationCoverage;
+import dev.tollgate.cel.admission.PolicyExpressions.Compiled;
+import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
 
 /**
  * A set of MutatingAdmissionPolicies and their bindings, compiled once and applied per request: matching, params

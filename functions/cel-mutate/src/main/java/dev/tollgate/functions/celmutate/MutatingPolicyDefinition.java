@@ -6,9 +6,9 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.tollgate.functions.celpolicy.common.BindingSpec;
-import dev.tollgate.functions.celpolicy.common.ConfigFiles;
-import dev.tollgate.functions.celpolicy.common.PolicySpec;
+import dev.tollgate.cel.admission.BindingSpec;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.PolicySpec;
 
 /**
  * A MutatingAdmissionPolicy (admissionregistration.k8s.io v1alpha1, v1beta1 or v1) as configured: the shared policy

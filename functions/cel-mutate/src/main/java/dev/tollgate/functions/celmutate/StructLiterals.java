@@ -23,7 +23,7 @@ import dev.cel.parser.CelUnparserFactory;
  * The object types of MutatingAdmissionPolicy expressions, {@code JSONPatch{op: ..., path: ..., value: ...}} and
  * {@code Object{spec: Object.spec{...}}}, for the shared Kubernetes CEL environment, which has no such types: each
  * literal of those types is rewritten into a map literal with the same fields ({@code {"op": dyn(...), ...}}, values
- * wrapped in {@code dyn()} so fields of different types can share one map), then the expression is compiled as
+ * wrapped in {@code dyn()}, optional fields' values too, so fields of different types can share one map), then the expression is compiled as
  * usual. The result is read back as JSON. A JSONPatch field other than op, path, from and value is a compile error,
  * as it is upstream.
  *
@@ -96,8 +96,9 @@ final class StructLiterals {
                     throw new RewriteException("JSONPatch has no field '" + field.fieldKey() + "' (op, path, from, value)");
                 }
                 CelMutableExpr key = CelMutableExpr.ofConstant(nextId++, CelConstant.ofValue(field.fieldKey()));
-                CelMutableExpr value = field.optionalEntry() ? field.value()
-                        : CelMutableExpr.ofCall(nextId++, CelMutableCall.create("dyn", field.value()));
+                // optional entries too: the value of '?f: opt' is dyn then, so it shares the map with the others
+                // (shared/cel checks literals for one value type, as cel-go does)
+                CelMutableExpr value = CelMutableExpr.ofCall(nextId++, CelMutableCall.create("dyn", field.value()));
                 entries.add(CelMutableMap.Entry.create(nextId++, key, value, field.optionalEntry()));
             }
             e.setMap(CelMutableMap.create(entries));

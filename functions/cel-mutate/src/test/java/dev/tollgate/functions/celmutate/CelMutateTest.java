@@ -14,9 +14,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionVersion;
-import dev.tollgate.functions.celpolicy.common.ConfigFiles;
-import dev.tollgate.functions.celpolicy.common.Namespaces;
-import dev.tollgate.functions.celpolicy.common.PolicyConfig;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.cel.admission.PolicyConfig;
 import dev.tollgate.testing.AdmissionTester;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.ReviewBuilder;

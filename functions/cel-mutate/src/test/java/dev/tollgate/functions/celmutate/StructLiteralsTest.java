@@ -56,6 +56,8 @@ class StructLiteralsTest {
         assertEquals(Manifests.parse("""
                 {metadata: {labels: {found: "yes {not a struct}"}, annotations: {extra: x}}, spec: {replicas: 3}}
                 """), out);
+        JsonNode withoutExtra = eval("Object{metadata: Object.metadata{name: 'n', ?annotations: self.?extra}}", "{}");
+        assertEquals(Manifests.parse("{metadata: {name: n}}"), withoutExtra);
     }
 
     @Test

@@ -18,14 +18,14 @@ import dev.tollgate.cel.ResultType;
 import dev.tollgate.functions.celpolicy.ValidatingPolicyDefinition.AuditAnnotation;
 import dev.tollgate.functions.celpolicy.ValidatingPolicyDefinition.Binding;
 import dev.tollgate.functions.celpolicy.ValidatingPolicyDefinition.Validation;
-import dev.tollgate.functions.celpolicy.common.ConfigFiles;
-import dev.tollgate.functions.celpolicy.common.Namespaces;
-import dev.tollgate.functions.celpolicy.common.PolicyConfig;
-import dev.tollgate.functions.celpolicy.common.PolicyDispatcher;
-import dev.tollgate.functions.celpolicy.common.PolicyExpressions;
-import dev.tollgate.functions.celpolicy.common.RegistrationCoverage;
-import dev.tollgate.functions.celpolicy.common.PolicyExpressions.Compiled;
-import dev.tollgate.functions.celpolicy.common.PolicySpec.FailurePolicy;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.cel.admission.PolicyConfig;
+import dev.tollgate.cel.admission.PolicyDispatcher;
+import dev.tollgate.cel.admission.PolicyExpressions;
+import dev.tollgate.cel.admission.RegistrationCoverage;
+import dev.tollgate.cel.admission.PolicyExpressions.Compiled;
+import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
 
 /**
  * A set of ValidatingAdmissionPolicies and their bindings, compiled once and evaluated per request with the API

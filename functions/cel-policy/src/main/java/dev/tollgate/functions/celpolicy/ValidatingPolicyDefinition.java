@@ -8,9 +8,9 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.tollgate.functions.celpolicy.common.BindingSpec;
-import dev.tollgate.functions.celpolicy.common.ConfigFiles;
-import dev.tollgate.functions.celpolicy.common.PolicySpec;
+import dev.tollgate.cel.admission.BindingSpec;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.PolicySpec;
 
 /**
  * A ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1) as configured: the shared policy fields plus

@@ -2,8 +2,8 @@ package dev.tollgate.functions.celpolicy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.functions.celpolicy.common.ConfigFiles;
-import dev.tollgate.functions.celpolicy.common.Namespaces;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.testing.AdmissionTester;
 import dev.tollgate.testing.Manifests;
 

@@ -54,6 +54,10 @@ public final class FormatLibrary implements KubeLibrary {
 
     static final Map<String, NamedFormat> FORMATS = new LinkedHashMap<>();
 
+    /** govalidator's Base64 pattern (asaskevich/govalidator patterns.go), which kube-openapi's "byte" format uses. */
+    private static final Pattern BASE64 = Pattern.compile(
+            "(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})");
+
     static {
         add("dns1123Label", FormatLibrary::dns1123Label);
         add("dns1123Subdomain", FormatLibrary::dns1123Subdomain);
@@ -65,14 +69,8 @@ public final class FormatLibrary implements KubeLibrary {
         add("labelValue", FormatLibrary::labelValue);
         add("uri", s -> Url.isValid(s) ? List.of() : List.of("invalid URI"));
         add("uuid", s -> UUID.matcher(s).matches() ? List.of() : List.of("does not match the UUID format"));
-        add("byte", s -> {
-            try {
-                java.util.Base64.getDecoder().decode(s);
-                return List.of();
-            } catch (IllegalArgumentException e) {
-                return List.of("invalid base64");
-            }
-        });
+        // kube-openapi strfmt "byte" is govalidator.IsBase64: padded standard base64, at least one 4-character group
+        add("byte", s -> BASE64.matcher(s).matches() ? List.of() : List.of("invalid base64"));
         add("date", s -> {
             try {
                 java.time.LocalDate.parse(s, java.time.format.DateTimeFormatter.ISO_LOCAL_DATE);

@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A URL as Kubernetes' CEL url library reads it (Go's url.ParseRequestURI): an absolute URI or an absolute path,
- * no fragment handling (a '#' stays in the path or query). Relative references such as {@code ../x} are rejected.
+ * A URL as Kubernetes' CEL url library reads it (staging/src/k8s.io/apiserver/pkg/cel/library/urls.go): valid when
+ * Go's url.ParseRequestURI accepts the whole string (an absolute URI or an absolute path; relative references such
+ * as {@code ../x} are rejected, a '#' counts as part of the path or query); its parts are then read as url.Parse
+ * reads them, without the {@code #fragment} (so {@code getQuery()} and {@code getEscapedPath()} never include it).
  */
 public final class Url {
 
@@ -33,7 +35,9 @@ public final class Url {
             throw new IllegalArgumentException("URL parse error during conversion from string: parse \"" + s + "\": "
                     + why);
         }
-        return build(s);
+        int hash = s.indexOf('#');
+        Url parts = build(hash >= 0 ? s.substring(0, hash) : s);
+        return new Url(s, parts.scheme, parts.host, parts.path, parts.rawQuery);
     }
 
     public static boolean isValid(String s) {

@@ -1,4 +1,4 @@
-package dev.tollgate.functions.celpolicy.common;
+package dev.tollgate.cel.admission;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.tollgate.functions.celpolicy.common;
+package dev.tollgate.cel.admission;
 
 import java.util.ArrayList;
 import java.util.Comparator;

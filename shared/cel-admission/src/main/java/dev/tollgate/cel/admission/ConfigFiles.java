@@ -1,4 +1,4 @@
-package dev.tollgate.functions.celpolicy.common;
+package dev.tollgate.cel.admission;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -99,8 +99,9 @@ public final class ConfigFiles {
             while (docs.hasNext()) {
                 JsonNode doc = docs.next();
                 index++;
-                if (doc == null || doc.isNull() || doc.isMissingNode()) {
-                    continue; // an empty document, e.g. after a trailing ---
+                if (doc == null || doc.isNull() || doc.isMissingNode()
+                        || doc.isTextual() && doc.asText().isEmpty()) {
+                    continue; // an empty document, e.g. after a trailing --- (Jackson reads some as "")
                 }
                 String at = source + "#" + index;
                 if (!doc.isObject()) {
@@ -110,6 +111,12 @@ public final class ConfigFiles {
             }
         } catch (IOException e) {
             throw new IllegalArgumentException(source + ": not valid YAML: " + firstLine(e.getMessage()), e);
+        } catch (RuntimeException e) {
+            // MappingIterator.hasNext() reports a syntax error of a later document wrapped in a RuntimeException
+            if (e.getCause() instanceof IOException io) {
+                throw new IllegalArgumentException(source + ": not valid YAML: " + firstLine(io.getMessage()), e);
+            }
+            throw e;
         }
         return out;
     }
