@@ -98,12 +98,21 @@ public final class Simulator implements AutoCloseable {
     }
 
     public ManifestReport review(InputManifest manifest, ReviewSettings settings) {
+        return review(manifest, settings, null);
+    }
+
+    /**
+     * @param served the kind's resource and scope as the cluster's discovery tells them (tollgate audit), or null to
+     *               look them up in {@link KnownResources}
+     */
+    public ManifestReport review(InputManifest manifest, ReviewSettings settings, KnownResources.Info served) {
         Trace trace = new Trace();
         String apiVersion = manifest.apiVersion();
         int slash = apiVersion.indexOf('/');
         GroupVersionKind gvk = GroupVersionKind.of(slash < 0 ? "" : apiVersion.substring(0, slash),
                 slash < 0 ? apiVersion : apiVersion.substring(slash + 1), manifest.kind());
-        KnownResources.Info info = KnownResources.lookup(gvk, !manifest.namespace().isEmpty());
+        KnownResources.Info info = served != null ? served
+                : KnownResources.lookup(gvk, !manifest.namespace().isEmpty());
         if (!info.known()) {
             trace.notes.add("kind " + gvk + " is not a built-in kind: assumed resource '" + info.resource() + "', "
                     + (info.namespaced() ? "namespaced" : "cluster-scoped"));

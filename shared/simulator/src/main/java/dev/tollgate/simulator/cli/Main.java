@@ -25,6 +25,9 @@ public class Main implements QuarkusApplication {
                 if (cls == ReviewCommand.class) {
                     return cls.cast(new ReviewCommand(() -> "http://127.0.0.1:" + server.getPort()));
                 }
+                if (cls == AuditCommand.class) {
+                    return cls.cast(new AuditCommand(() -> "http://127.0.0.1:" + server.getPort()));
+                }
                 return CommandLine.defaultFactory().create(cls);
             }
         });

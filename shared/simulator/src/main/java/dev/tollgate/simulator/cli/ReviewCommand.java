@@ -108,7 +108,8 @@ public class ReviewCommand implements Callable<Integer> {
                 throw new InputException("--output must be text or json, got '" + output + "'");
             }
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
-            Configurations configurations = configurations(caPem);
+            Configurations configurations = configurations(configs, urls, caPem, excluded, localBundleUrl,
+                    "tollgate review");
             List<InputManifest> inputs = InputManifest.read(manifests);
             if (inputs.isEmpty()) {
                 throw new InputException("no manifests found in " + manifests);
@@ -137,7 +138,12 @@ public class ReviewCommand implements Callable<Integer> {
         }
     }
 
-    private Configurations configurations(String caPem) {
+    /**
+     * The configurations to play: from {@code --config} files, rendered from the catalog for {@code --url}s, or (with
+     * neither) rendered for the bundle this process serves. Shared with {@code tollgate audit}.
+     */
+    static Configurations configurations(List<Path> configs, List<String> urls, String caPem, List<String> excluded,
+            Supplier<String> localBundleUrl, String command) {
         List<Configurations> parts = new ArrayList<>();
         if (!configs.isEmpty()) {
             parts.add(Configurations.read(configs));
