@@ -1,12 +1,13 @@
 package dev.tollgate.loadtest;
 
+import static dev.tollgate.loadtest.FunctionProcess.mib;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -96,30 +97,27 @@ class LoadAndFaultIT {
             wrong.put(k, new LongAdder());
             latencies.put(k, java.util.Collections.synchronizedList(new ArrayList<>()));
         }
-        int port = freePort();
-        base = "http://127.0.0.1:" + port;
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
         Path log = jar.getParent().getParent().resolve("load-app.log");
-        Process app = new ProcessBuilder(javaBin(), "-Xmx256m",
-                "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
+        FunctionProcess function = FunctionProcess.start(jar, log, List.of("-Xmx256m",
                 "-Dtollgate.auth.bearer.values=" + BEARER, "-Dtollgate.auth.path-token.values=" + PATH_TOKEN,
-                "-Dtollgate.deadline.timeout=" + DEADLINE_MS + "ms", "-Dtollgate.deadline.slow-threshold=900ms",
-                "-jar", jar.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                "-Dtollgate.deadline.timeout=" + DEADLINE_MS + "ms", "-Dtollgate.deadline.slow-threshold=900ms"));
+        Process app = function.process;
+        base = function.base;
         try {
             awaitReady(Duration.ofSeconds(60));
             Duration warmUp = Duration.ofSeconds(Math.min(10, Math.max(3, duration.toSeconds() / 4)));
             drive(clients, warmUp);
             long heapBefore = heapAfterGc(app.pid());
-            long rssBefore = rss(app.pid());
+            long rssBefore = function.rss();
             recording = true;
             long start = System.nanoTime();
             drive(clients, duration);
             double seconds = (System.nanoTime() - start) / 1e9;
             recording = false;
             long heapAfter = heapAfterGc(app.pid());
-            long rssAfter = rss(app.pid());
+            long rssAfter = function.rss();
             assertTrue(app.isAlive(), "the function is still running after the load");
             String shutdown = sigtermMidFlight(app);
             String report = report(duration, clients, seconds, heapBefore, heapAfter, rssBefore, rssAfter, shutdown);
@@ -139,9 +137,7 @@ class LoadAndFaultIT {
             assertTrue(heapAfter <= heapBefore * 3 / 2 + 16L * 1024 * 1024,
                     "heap grew from " + mib(heapBefore) + " to " + mib(heapAfter));
         } finally {
-            if (app.isAlive()) {
-                app.destroyForcibly();
-            }
+            function.close();
         }
     }
 
@@ -431,30 +427,8 @@ class LoadAndFaultIT {
         return heap.get();
     }
 
-    private static long rss(long pid) throws IOException {
-        Path status = Path.of("/proc", Long.toString(pid), "status");
-        if (!Files.exists(status)) {
-            return -1;
-        }
-        return Files.readAllLines(status).stream().filter(l -> l.startsWith("VmRSS:"))
-                .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024).findFirst().orElse(-1L);
-    }
-
-    private static String mib(long bytes) {
-        return bytes < 0 ? "n/a" : String.format("%.1f MiB", bytes / 1048576.0);
-    }
-
     private static String abbreviate(String s) {
         return s.length() <= 300 ? s : s.substring(0, 300) + "...";
     }
 
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
-    }
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# HTTP throughput of a packaged function under wrk: requests answered in the first 10 s after the process starts
+# (what a function scaled from zero sees), then the steady state after a warm-up. One 4.8 KB pod review, 16
+# connections, one wrk thread. Run two builds back to back (or interleaved) to compare them in one sitting.
+#
+#   ./mvnw -B -q package -DskipTests -pl functions/always-pull-images -am
+#   shared/load-test/measure-throughput.sh functions/always-pull-images/target/quarkus-app [runs]
+#
+# Needs wrk (Debian: apt-get install wrk). The function runs with auth off on 127.0.0.1 and a 256 MiB heap.
+set -euo pipefail
+
+app=${1:?usage: measure-throughput.sh QUARKUS_APP_DIR [runs]}
+runs=${2:-3}
+function=${FUNCTION:-always-pull-images}
+port=${PORT:-18090}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+review="$root/shared/load-test/reviews/pod-4.8kb.v1.json"
+[ -f "$app/quarkus-run.jar" ] || { echo "no $app/quarkus-run.jar: package the function first" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+lua=$(mktemp --suffix=.lua)
+log=$(mktemp)
+trap 'rm -f "$lua" "$log"; [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null || true' EXIT
+{
+  echo 'wrk.method = "POST"'
+  echo 'wrk.headers["Content-Type"] = "application/json"'
+  printf 'wrk.body = [==[%s]==]\n' "$(cat "$review")"
+} >"$lua"
+
+requests() { sed -n 's/^ *\([0-9]*\) requests in.*/\1/p'; }
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $app"
+for i in $(seq 1 "$runs"); do
+  java -Xmx256m -XX:+ExitOnOutOfMemoryError -Dtollgate.auth.required=false -Dquarkus.http.port="$port" \
+      -jar "$app/quarkus-run.jar" >"$log" 2>&1 &
+  pid=$!
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+      --data-binary @"$review" "http://127.0.0.1:$port/$function" || true)" = 200 ]; do
+    kill -0 "$pid" 2>/dev/null || { echo "the function exited:" >&2; cat "$log" >&2; exit 1; }
+    sleep 0.01
+  done
+  first=$(wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" | requests)
+  wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" >/dev/null
+  steady=$(wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" | requests)
+  grep -q '"status":[45]' "$log" && echo "warning: error answers in the log" >&2
+  kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+  echo "run $i: first 10 s: $first requests ($((first / 10))/s); steady 10 s after 10 s of warm-up: $steady requests ($((steady / 10))/s)"
+done

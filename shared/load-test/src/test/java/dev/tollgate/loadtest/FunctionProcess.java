@@ -1,0 +1,79 @@
+package dev.tollgate.loadtest;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A packaged function started as its own JVM on a free port of 127.0.0.1, and what /proc says about it. */
+final class FunctionProcess implements AutoCloseable {
+
+    final Process process;
+    final int port;
+    final String base;
+    final Path log;
+
+    private FunctionProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.base = "http://127.0.0.1:" + port;
+        this.log = log;
+    }
+
+    /** Starts {@code jar} with the given JVM options and system properties (before {@code -jar}). */
+    static FunctionProcess start(Path jar, Path log, List<String> jvmArgs) throws IOException {
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(javaBin()));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port, "-jar",
+                jar.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new FunctionProcess(p, port, log);
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Resident memory now (VmRSS), or -1. */
+    long rss() throws IOException {
+        return status("VmRSS:");
+    }
+
+    /** The highest resident memory so far (VmHWM), or -1. */
+    long peakRss() throws IOException {
+        return status("VmHWM:");
+    }
+
+    private long status(String field) throws IOException {
+        Path status = Path.of("/proc", Long.toString(pid()), "status");
+        if (!Files.exists(status)) {
+            return -1;
+        }
+        return Files.readAllLines(status).stream().filter(l -> l.startsWith(field))
+                .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024).findFirst().orElse(-1L);
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
+    static String mib(long bytes) {
+        return bytes < 0 ? "n/a" : String.format("%.1f MiB", bytes / 1048576.0);
+    }
+
+    static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+}

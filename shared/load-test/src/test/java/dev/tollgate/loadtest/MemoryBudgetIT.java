@@ -1,0 +1,307 @@
+package dev.tollgate.loadtest;
+
+import static dev.tollgate.loadtest.FunctionProcess.mib;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.testing.Manifests;
+import dev.tollgate.testing.Pods;
+import dev.tollgate.testing.ReviewBuilder;
+
+/**
+ * Hostile but valid-sized traffic against a function with a 256 MiB heap (issue 18): 16 clients sending ~7 MiB
+ * reviews back to back, one client sending node-dense reviews under the byte limit, and clients whose bodies stall.
+ * Every answer must be 200 or a clean 4xx/503 {@code Status} (or the deadline's own 500, which makes the API server
+ * apply failurePolicy), never a 500 from memory, none slower than the deadline;
+ * afterwards the same process answers liveness and a valid review within 2 s. Peak RSS and heap are reported.
+ */
+class MemoryBudgetIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration DEADLINE = Duration.ofSeconds(8);
+    private static final Duration BODY_READ_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Map<String, LongAdder> answers = new ConcurrentHashMap<>();
+    private final Map<String, String> firstWrong = new ConcurrentHashMap<>();
+    private final AtomicLong slowest = new AtomicLong();
+    private final AtomicLong peakHeap = new AtomicLong();
+    private volatile boolean running = true;
+    private HttpClient client;
+    private String base;
+
+    @Test
+    void bigReviewsDenseReviewsAndStalledBodiesCannotTakeTheFunctionDown() throws Exception {
+        Path jar = Path.of(System.getProperty("tollgate.load.jar", "target/quarkus-app/quarkus-run.jar"));
+        assumeTrue(Files.isRegularFile(jar), "the packaged application is missing: " + jar);
+        Duration duration = Duration.parse(System.getProperty("tollgate.budget.duration", "PT20S"));
+        Path log = jar.getParent().getParent().resolve("budget-app.log");
+        try (FunctionProcess function = FunctionProcess.start(jar, log, List.of("-Xmx256m",
+                "-XX:+ExitOnOutOfMemoryError", "-Dtollgate.auth.required=false", "-Dtollgate.admission.max-body-bytes=7340032",
+                "-Dtollgate.decision-log.enabled=false"))) {
+            base = function.base;
+            client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            awaitStatus("/q/health/ready", 200, Duration.ofSeconds(60));
+            byte[] annotations = bigAnnotations();
+            byte[] containers = manyContainers();
+            byte[] dense = nodeDense();
+            ExecutorService pool = Executors.newFixedThreadPool(21);
+            long start = System.nanoTime();
+            for (int i = 0; i < 16; i++) {
+                byte[] body = i % 2 == 0 ? annotations : containers;
+                pool.submit(() -> loop("big", body));
+            }
+            pool.submit(() -> loop("dense", dense));
+            pool.submit(() -> loop("dense", dense));
+            pool.submit(this::stallLoop);
+            pool.submit(this::stallLoop);
+            pool.submit(() -> sampleHeap(function));
+            Thread.sleep(duration.toMillis());
+            running = false;
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(DEADLINE.toSeconds() + 30, TimeUnit.SECONDS), "the clients stopped");
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long afterLoad = System.nanoTime();
+            awaitStatus("/q/health/live", 200, Duration.ofSeconds(2));
+            HttpResponse<String> valid = post(Manifests.toJson(ReviewBuilder.create(Pods.minimal("after")).build())
+                    .getBytes(StandardCharsets.UTF_8));
+            double recovery = (System.nanoTime() - afterLoad) / 1e9;
+            String report = report(function, seconds, recovery, annotations.length, containers.length, dense.length);
+            System.out.println(report);
+            Files.writeString(jar.getParent().getParent().resolve("budget-report.md"), report);
+
+            assertTrue(function.process.isAlive(), "the function survived: see " + log);
+            assertEquals(200, valid.statusCode(), "a valid review after the load: " + valid.body());
+            assertTrue(recovery < 2, "liveness and a valid review answered within 2 s after the load");
+            assertTrue(firstWrong.isEmpty(), "wrong answers: " + firstWrong);
+            assertTrue(slowest.get() <= DEADLINE.toNanos() + Duration.ofSeconds(1).toNanos(),
+                    "no answer slower than the deadline: slowest " + slowest.get() / 1_000_000 + " ms");
+            assertTrue(count("big 200") > 0, "big reviews were served, not only refused: " + answers);
+            assertTrue(count("dense 400") > 0, "node-dense reviews were refused with 400: " + answers);
+            assertTrue(count("stall 408") > 0, "stalled bodies got 408: " + answers);
+            assertTrue(!Files.readString(log).contains("OutOfMemoryError"), "no OutOfMemoryError in " + log);
+        }
+    }
+
+    private long count(String key) {
+        LongAdder a = answers.get(key);
+        return a == null ? 0 : a.sum();
+    }
+
+    private void loop(String kind, byte[] body) {
+        while (running) {
+            long t0 = System.nanoTime();
+            HttpResponse<String> r;
+            try {
+                r = post(body);
+            } catch (IOException e) {
+                record(kind, "transport error", e.toString());
+                continue;
+            } catch (InterruptedException e) {
+                return;
+            }
+            slowest.accumulateAndGet(System.nanoTime() - t0, Math::max);
+            String problem = check(kind, r);
+            record(kind, Integer.toString(r.statusCode()), problem);
+            if (r.statusCode() == 503) {
+                sleepQuietly(50); // a real client would honour Retry-After; this one only backs off a little
+            }
+        }
+    }
+
+    /** What is wrong with an answer, or null. */
+    private static String check(String kind, HttpResponse<String> r) {
+        int status = r.statusCode();
+        if (status == 200) {
+            return r.body().contains("\"allowed\":true") ? null : "200 without an allow: " + abbreviate(r.body());
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(r.body());
+        } catch (IOException e) {
+            return status + " without a JSON body";
+        }
+        if (!"Status".equals(body.path("kind").asText()) || body.path("code").asInt() != status) {
+            return status + " without a Status body: " + abbreviate(r.body());
+        }
+        if (status == 500 && body.path("message").asText().contains("did not answer within the deadline")) {
+            return null; // the deadline's answer (failurePolicy applies), not a failure of the function
+        }
+        if (status >= 500 && status != 503) {
+            return "a " + status + ": " + abbreviate(r.body());
+        }
+        if (status == 503 && r.headers().firstValue("Retry-After").isEmpty()) {
+            return "503 without Retry-After";
+        }
+        if (kind.equals("dense") && status == 400 && !body.path("message").asText().contains("Token count")) {
+            return "dense review refused for another reason: " + body.path("message").asText();
+        }
+        return null;
+    }
+
+    /** A client that sends headers and part of its body, then nothing. */
+    private void stallLoop() {
+        while (running) {
+            long t0 = System.nanoTime();
+            try (Socket s = new Socket("127.0.0.1", Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)))) {
+                s.setSoTimeout((int) DEADLINE.toMillis() * 2);
+                OutputStream out = s.getOutputStream();
+                out.write(("POST /always-pull-images HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 100000\r\n\r\n{\"apiVersion\":").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                String answer = new String(s.getInputStream().readNBytes(12), StandardCharsets.UTF_8);
+                String status = answer.length() >= 12 ? answer.substring(9, 12) : "none";
+                record("stall", status, status.equals("408") || status.equals("503") ? null
+                        : "a stalled body got " + answer);
+                slowest.accumulateAndGet(System.nanoTime() - t0, Math::max);
+            } catch (IOException e) {
+                record("stall", "transport error", e.toString());
+            }
+        }
+    }
+
+    private void record(String kind, String status, String problem) {
+        answers.computeIfAbsent(kind + " " + status, k -> new LongAdder()).increment();
+        if (problem != null) {
+            firstWrong.putIfAbsent(kind + " " + status, problem);
+        }
+    }
+
+    private void sampleHeap(FunctionProcess function) {
+        while (running) {
+            try {
+                String metrics = client.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics"))
+                        .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+                long heap = metrics.lines()
+                        .filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
+                        .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+                peakHeap.accumulateAndGet(heap, Math::max);
+            } catch (IOException | RuntimeException e) {
+                // a sample lost under load is not a finding
+            } catch (InterruptedException e) {
+                return;
+            }
+            sleepQuietly(250);
+        }
+    }
+
+    private HttpResponse<String> post(byte[] body) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create(base + "/always-pull-images"))
+                .timeout(DEADLINE.plusSeconds(10)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private void awaitStatus(String path, int status, Duration max) throws InterruptedException {
+        long end = System.nanoTime() + max.toNanos();
+        while (true) {
+            try {
+                if (client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(max).GET().build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == status) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError(path + " did not answer " + status + " within " + max);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** A pod with three 2.4-million-character annotations: about 7 MiB, few tokens. */
+    private static byte[] bigAnnotations() throws IOException {
+        ObjectNode pod = Pods.minimal("annotated");
+        ObjectNode annotations = pod.with("metadata").withObject("annotations");
+        for (String key : List.of("a", "b", "c")) {
+            annotations.put("example.com/" + key, key.repeat(2_400_000));
+        }
+        return JSON.writeValueAsBytes(ReviewBuilder.create(pod).build());
+    }
+
+    /** A pod with about 8,800 containers: about 7 MiB of ordinary structure. */
+    private static byte[] manyContainers() throws IOException {
+        ObjectNode pod = Pods.minimal("wide");
+        ArrayNode list = pod.with("spec").withArray("containers");
+        ObjectNode template = (ObjectNode) list.get(0);
+        for (int i = 1; i < 8_800; i++) {
+            ObjectNode c = template.deepCopy();
+            c.put("name", "c" + i);
+            c.put("image", "registry.example.com/team/app-" + i + ":1.0." + i);
+            c.putObject("resources").putObject("requests").put("cpu", "10m").put("memory", "16Mi");
+            c.putArray("env").addObject().put("name", "INDEX").put("value", Integer.toString(i));
+            c.putArray("ports").addObject().put("containerPort", 8080).put("protocol", "TCP");
+            c.put("terminationMessagePath", "/dev/termination-log/" + "x".repeat(560));
+            list.add(c);
+        }
+        return JSON.writeValueAsBytes(ReviewBuilder.create(pod).build());
+    }
+
+    /** About 40,000 arrays nested 88 deep in one annotation-free object: millions of tokens in ~7 MB. */
+    private static byte[] nodeDense() throws IOException {
+        String nested = "[".repeat(88) + "]".repeat(88);
+        StringBuilder arrays = new StringBuilder("[");
+        for (int i = 0; i < 40_000; i++) {
+            arrays.append(i == 0 ? "" : ",").append(nested);
+        }
+        arrays.append(']');
+        ObjectNode pod = Pods.minimal("dense");
+        pod.set("x", JSON.readTree("[]"));
+        String review = Manifests.toJson(ReviewBuilder.create(pod).build());
+        return review.replace("\"x\":[]", "\"x\":" + arrays).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private String report(FunctionProcess function, double seconds, double recovery, int annotations,
+            int containers, int dense) throws IOException {
+        StringBuilder sb = new StringBuilder("## Memory budget under hostile load (MemoryBudgetIT)\n\n");
+        sb.append(String.format("%.1f s, -Xmx256m; 16 clients of ~7 MiB reviews (%s annotations, %s containers), "
+                + "2 of node-dense reviews (%s), 2 stalling clients%n%n", seconds, mib(annotations), mib(containers),
+                mib(dense)));
+        new TreeMap<>(answers).forEach((k, v) -> sb.append(String.format("- %s: %d%n", k, v.sum())));
+        sb.append(String.format("%nPeak RSS (VmHWM) %s; peak heap in use (sampled every 250 ms) %s; slowest answer "
+                + "%d ms; liveness and a valid review %.2f s after the load%n", mib(function.peakRss()),
+                mib(peakHeap.get()), slowest.get() / 1_000_000, recovery));
+        return sb.toString();
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 300 ? s : s.substring(0, 300) + "...";
+    }
+}
