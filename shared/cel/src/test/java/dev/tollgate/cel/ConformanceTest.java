@@ -26,9 +26,14 @@ class ConformanceTest {
     @Test
     void allCasesPass() throws Exception {
         String dir = System.getProperty("tollgate.fixtures.dir");
-        assumeTrue(dir != null, "system property tollgate.fixtures.dir is not set; cannot find cel-cases.json");
-        Path file = Path.of(dir, "cel", "cel-cases.json");
-        assumeTrue(Files.isRegularFile(file), "fixture " + file + " is absent: CEL conformance cases not run");
+        Path file = dir == null ? null : Path.of(dir, "cel", "cel-cases.json");
+        String missing = dir == null ? "system property tollgate.fixtures.dir is not set; cannot find cel-cases.json"
+                : Files.isRegularFile(file) ? null
+                : "fixture " + file.toAbsolutePath().normalize() + " is absent: CEL conformance cases not run";
+        if (missing != null) {
+            System.out.println("SKIPPED ConformanceTest.allCasesPass: " + missing);
+        }
+        assumeTrue(missing == null, missing);
         JsonNode cases = Requests.JSON.readTree(file.toFile()).get("cases");
 
         KubeCel cel = KubeCel.builder().variables("self").build();
