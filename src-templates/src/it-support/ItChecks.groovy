@@ -139,7 +139,13 @@ def assertDevModeServesAndReloads(File project, String name, File localRepo, Str
         def properties = new File(project, 'src/main/resources/application.properties')
         properties.text = properties.text.replace("tollgate.${name}.denied-tags=latest",
                 "tollgate.${name}.denied-tags=latest,1.27")
-        def reloaded = review('nginx:1.27')
+        // Dev mode looks for changed files on a request at most every couple of seconds: ask until it has reloaded.
+        def reloaded = null
+        long reloadDeadline = System.currentTimeMillis() + 120_000
+        while ((reloaded == null || reloaded.allowed) && System.currentTimeMillis() < reloadDeadline) {
+            Thread.sleep(3000)
+            reloaded = review('nginx:1.27')
+        }
         assert reloaded.allowed == false : "the changed denied-tags were not reloaded: ${reloaded}"
         def classes = new File(project, 'target/classes')
         assert !new File(classes, 'target').exists() : 'dev mode copied target/ into target/classes'
