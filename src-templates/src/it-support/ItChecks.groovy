@@ -94,4 +94,72 @@ def assertJoinsCatalog(File repoRoot, File project, String name, String type, Fi
     assert new File(root, RegistrationCatalog.CATALOG_PATH).text.contains("\"${name}\"")
 }
 
+/**
+ * Step 4 of "Write your own policy": `quarkus:dev` in the generated function starts, serves reviews, and reloads a
+ * changed application.properties on the next request, without copying target/ into target/classes (the build
+ * copies only webhook.yaml from the project folder). Started with the integration tests' repositories.
+ */
+def assertDevModeServesAndReloads(File project, String name, File localRepo, String repoTail) {
+    int port = new ServerSocket(0).withCloseable { it.localPort }
+    def log = new File(project, 'target/dev-mode.log')
+    def mvn = new File(System.getProperty('maven.home'), 'bin/mvn').path
+    def command = [mvn, '-B', 'quarkus:dev', "-Dquarkus.http.port=${port}", '-Ddebug=false',
+                   '-Dquarkus.analytics.disabled=true', "-Dmaven.repo.local=${localRepo}",
+                   "-Dmaven.repo.local.tail=${repoTail}"]
+    def process = new ProcessBuilder(command.collect { it.toString() }).directory(project).redirectErrorStream(true)
+            .redirectOutput(log).redirectInput(ProcessBuilder.Redirect.from(new File('/dev/null'))).start()
+    try {
+        def review = { String image ->
+            def body = """{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u-1",
+                "kind":{"group":"","version":"v1","kind":"Pod"},"resource":{"group":"","version":"v1","resource":"pods"},
+                "name":"web","namespace":"shop","operation":"CREATE","userInfo":{"username":"dev"},
+                "object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"shop"},
+                "spec":{"containers":[{"name":"app","image":"${image}"}]}}}}"""
+            def c = new URL("http://127.0.0.1:${port}/${name}").openConnection()
+            c.requestMethod = 'POST'
+            c.doOutput = true
+            c.connectTimeout = 5000
+            c.readTimeout = 120000
+            c.setRequestProperty('Content-Type', 'application/json')
+            c.outputStream.withCloseable { it.write(body.getBytes('UTF-8')) }
+            assert c.responseCode == 200 : "dev mode answered ${c.responseCode}; see ${log}"
+            return new groovy.json.JsonSlurper().parse(c.inputStream).response
+        }
+        long deadline = System.currentTimeMillis() + 300_000
+        boolean up = false
+        while (!up && System.currentTimeMillis() < deadline) {
+            assert process.alive : "quarkus:dev exited early:\n${log.text.readLines().takeRight(40).join('\n')}"
+            try {
+                def c = new URL("http://127.0.0.1:${port}/q/health/ready").openConnection()
+                c.connectTimeout = 2000
+                up = c.responseCode == 200
+            } catch (IOException ignored) {
+                Thread.sleep(2000)
+            }
+        }
+        assert up : "quarkus:dev did not serve within 300 s:\n${log.text.readLines().takeRight(40).join('\n')}"
+        assert review('nginx:1.27').allowed == true
+        def properties = new File(project, 'src/main/resources/application.properties')
+        properties.text = properties.text.replace("tollgate.${name}.denied-tags=latest",
+                "tollgate.${name}.denied-tags=latest,1.27")
+        // Dev mode looks for changed files on a request at most every couple of seconds: ask until it has reloaded.
+        def reloaded = null
+        long reloadDeadline = System.currentTimeMillis() + 120_000
+        while ((reloaded == null || reloaded.allowed) && System.currentTimeMillis() < reloadDeadline) {
+            Thread.sleep(3000)
+            reloaded = review('nginx:1.27')
+        }
+        assert reloaded.allowed == false : "the changed denied-tags were not reloaded: ${reloaded}"
+        def classes = new File(project, 'target/classes')
+        assert !new File(classes, 'target').exists() : 'dev mode copied target/ into target/classes'
+        assert new File(classes, 'META-INF/tollgate/webhook.yaml').text == new File(project, 'webhook.yaml').text
+        assert !log.text.contains('Failed to copy') : "dev mode failed to copy resources: see ${log}"
+        assert !log.text.contains('Help improve Quarkus') : 'dev mode asked the analytics question'
+    } finally {
+        process.toHandle().descendants().each { it.destroy() }
+        process.destroy()
+        process.waitFor()
+    }
+}
+
 return this

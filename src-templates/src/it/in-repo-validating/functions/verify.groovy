@@ -30,4 +30,5 @@ checks.assertTestsPassed(project, 2, 40)
 checks.assertKnativeManifest(project, name, 10)
 checks.assertFragmentLikeTheRepository(root, project, name, 10)
 checks.assertJoinsCatalog(root, project, name, 'validating', basedir.parentFile)
+checks.assertDevModeServesAndReloads(project, name, localRepositoryPath, repoTail)
 return true

@@ -74,10 +74,11 @@ public class CallerGate {
         if (checks.isEmpty()) {
             if (config.required()) {
                 throw new IllegalStateException("no caller check is configured, so anyone who finds this "
-                        + "function's URL could call it. Configure tollgate.auth.bearer.*, "
-                        + "tollgate.auth.path-token.* or tollgate.auth.mtls.enabled, or set "
-                        + "tollgate.auth.required=false where the platform authenticates callers (see the runtime "
-                        + "README)");
+                        + "function's URL could call it: set tollgate.auth.bearer.values|files, "
+                        + "tollgate.auth.path-token.values|files or tollgate.auth.mtls.enabled=true; on a laptop, or "
+                        + "where the platform authenticates callers, start it with -Dtollgate.auth.required=false "
+                        + "(environment: TOLLGATE_AUTH_REQUIRED=false). See shared/function-runtime/README.md, "
+                        + "\"Who may call\"");
             }
             LOG.warn("no caller check is configured (tollgate.auth.required=false): every caller is accepted");
         } else {

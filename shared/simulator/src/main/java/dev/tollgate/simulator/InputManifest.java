@@ -21,16 +21,26 @@ public record InputManifest(String source, ObjectNode object) {
      * YAML document is one object; a {@code kind: List} (or any {@code *List}) contributes its items.
      */
     public static List<InputManifest> read(List<Path> paths) {
+        List<String> problems = new ArrayList<>();
+        List<InputManifest> out = read(paths, problems);
+        if (!problems.isEmpty()) {
+            throw InputException.of("bad input", problems);
+        }
+        return out;
+    }
+
+    /** As {@link #read(List)}, but every problem of every file is added to {@code problems}, none thrown. */
+    public static List<InputManifest> read(List<Path> paths, List<String> problems) {
         List<InputManifest> out = new ArrayList<>();
         for (Path path : paths) {
             if (Files.isDirectory(path)) {
                 for (Path file : filesUnder(path)) {
-                    readFile(file, out);
+                    readFile(file, out, problems);
                 }
             } else if (Files.isRegularFile(path)) {
-                readFile(path, out);
+                readFile(path, out, problems);
             } else {
-                throw new InputException(path + ": no such file or folder");
+                problems.add(path + ": no such file or folder");
             }
         }
         return out;
@@ -47,39 +57,47 @@ public record InputManifest(String source, ObjectNode object) {
         }
     }
 
-    private static void readFile(Path file, List<InputManifest> out) {
-        List<JsonNode> docs = Yaml.readDocuments(file);
+    private static void readFile(Path file, List<InputManifest> out, List<String> problems) {
+        List<JsonNode> docs;
+        try {
+            docs = Yaml.readDocuments(file);
+        } catch (InputException e) {
+            problems.add(e.getMessage());
+            return;
+        }
         for (int i = 0; i < docs.size(); i++) {
             String source = docs.size() == 1 ? file.toString() : file + "#" + i;
-            add(docs.get(i), source, out);
+            add(docs.get(i), source, out, problems);
         }
     }
 
-    private static void add(JsonNode doc, String source, List<InputManifest> out) {
+    private static void add(JsonNode doc, String source, List<InputManifest> out, List<String> problems) {
         if (!doc.isObject()) {
-            throw new InputException(source + ": expected a Kubernetes object (a mapping)");
+            problems.add(source + ": expected a Kubernetes object (a mapping)");
+            return;
         }
         String kind = doc.path("kind").asText("");
         if (kind.endsWith("List") && doc.path("items").isArray()) {
             int i = 0;
             for (JsonNode item : doc.path("items")) {
-                add(item, source + "[" + i++ + "]", out);
+                add(item, source + "[" + i++ + "]", out, problems);
             }
             return;
         }
-        List<String> problems = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
         if (doc.path("apiVersion").asText("").isEmpty()) {
-            problems.add("apiVersion: required");
+            missing.add("apiVersion: required");
         }
         if (kind.isEmpty()) {
-            problems.add("kind: required");
+            missing.add("kind: required");
         }
         JsonNode md = doc.path("metadata");
         if (md.path("name").asText("").isEmpty() && md.path("generateName").asText("").isEmpty()) {
-            problems.add("metadata.name or metadata.generateName: required");
+            missing.add("metadata.name or metadata.generateName: required");
         }
-        if (!problems.isEmpty()) {
-            throw InputException.of(source + ": not a usable Kubernetes object", problems);
+        if (!missing.isEmpty()) {
+            missing.forEach(m -> problems.add(source + ": " + m));
+            return;
         }
         out.add(new InputManifest(source, (ObjectNode) doc));
     }

@@ -111,7 +111,11 @@ public final class KnownResources {
      */
     public static Info lookup(GroupVersionKind gvk, boolean hasNamespace) {
         Info known = BY_GROUP_KIND.get(gvk.group() + "/" + gvk.kind());
-        return known != null ? known : new Info(plural(gvk.kind()), hasNamespace, false);
+        if (known != null) {
+            return known;
+        }
+        return BuiltInSchemas.lookup(gvk).map(b -> new Info(b.resource(), b.namespaced(), true))
+                .orElseGet(() -> new Info(plural(gvk.kind()), hasNamespace, false));
     }
 
     /** The other group/versions serving the same resource, in preference order (empty when none are known). */

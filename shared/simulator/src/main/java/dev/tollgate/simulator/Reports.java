@@ -19,11 +19,19 @@ public final class Reports {
     private Reports() {
     }
 
-    /** The readable report: one block per manifest, then a summary line. */
+    /** The readable report with every webhook listed, also those skipped. */
     public static String text(List<ManifestReport> reports) {
+        return text(reports, true);
+    }
+
+    /**
+     * The readable report: one block per manifest, then a summary line. Unless {@code verbose}, the webhooks that were
+     * skipped are counted rather than listed (most webhooks skip most objects).
+     */
+    public static String text(List<ManifestReport> reports, boolean verbose) {
         StringBuilder sb = new StringBuilder();
         for (ManifestReport r : reports) {
-            text(r, sb);
+            text(r, verbose, sb);
             sb.append('\n');
         }
         sb.append(summary(reports)).append('\n');
@@ -36,7 +44,7 @@ public final class Reports {
                 + " allowed, " + denied + " denied";
     }
 
-    private static void text(ManifestReport r, StringBuilder sb) {
+    private static void text(ManifestReport r, boolean verbose, StringBuilder sb) {
         sb.append("== ").append(r.source()).append(": ").append(r.objectRef()).append(" (").append(r.operation())
                 .append(r.dryRun() ? ", dry run" : "").append(")\n");
         if (r.allowed()) {
@@ -47,10 +55,17 @@ public final class Reports {
         for (String note : r.notes()) {
             sb.append("  note: ").append(note).append('\n');
         }
+        List<CallRecord> shown = verbose ? r.calls()
+                : r.calls().stream().filter(c -> c.result().called()).toList();
+        long hidden = r.calls().size() - shown.size();
         if (!r.calls().isEmpty()) {
-            sb.append("  webhooks:\n");
-            int width = r.calls().stream().mapToInt(c -> c.webhook().length()).max().orElse(10);
-            for (CallRecord c : r.calls()) {
+            sb.append("  webhooks:");
+            if (hidden > 0) {
+                sb.append(" (").append(hidden).append(" skipped, not shown; -v lists them)");
+            }
+            sb.append('\n');
+            int width = shown.stream().mapToInt(c -> c.webhook().length()).max().orElse(10);
+            for (CallRecord c : shown) {
                 String where = c.phase() + (c.phase().equals("mutating") ? " round " + c.round() : "") + " #"
                         + c.index();
                 sb.append(String.format(Locale.ROOT, "    %-26s %-" + width + "s  %-13s %9s", where, c.webhook(),

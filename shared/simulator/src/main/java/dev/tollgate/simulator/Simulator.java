@@ -123,6 +123,9 @@ public final class Simulator implements AutoCloseable {
                 ? (manifest.namespace().isEmpty() ? settings.defaultNamespace() : manifest.namespace())
                 : namespaceKind ? manifest.name() : "";
         ObjectNode submitted = manifest.object().deepCopy();
+        // Strict field validation, Warn (the API server's default): unknown fields are reported and dropped before
+        // admission, so webhooks never see them.
+        trace.warnings.addAll(BuiltInSchemas.dropUnknownFields(gvk, submitted));
         if (info.namespaced()) {
             // The API server sets the request's namespace on an object that names none.
             submitted.withObject("/metadata").put("namespace", namespace);

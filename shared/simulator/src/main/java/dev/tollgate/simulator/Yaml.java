@@ -7,12 +7,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /** YAML (and JSON, which is YAML) in and out: multi-document files, and a stable rendering for diffs. */
 final class Yaml {
@@ -45,7 +47,7 @@ final class Yaml {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            throw new InputException(file + ": not valid YAML or JSON: " + firstLine(e.getMessage()), e);
+            throw new InputException(where(file, e) + ": not valid YAML or JSON: " + problem(e), e);
         }
         return docs;
     }
@@ -56,6 +58,37 @@ final class Yaml {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** {@code file:line:column} of a parse error (as compilers print it), or the file alone when unknown. */
+    private static String where(Path file, Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof MarkedYAMLException y && y.getProblemMark() != null) {
+                // SnakeYAML counts from 0; the problem mark is where it gave up (the context mark is where it began)
+                return file + ":" + (y.getProblemMark().getLine() + 1) + ":" + (y.getProblemMark().getColumn() + 1);
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof JsonProcessingException p && p.getLocation() != null && p.getLocation().getLineNr() > 0) {
+                return file + ":" + p.getLocation().getLineNr() + ":" + p.getLocation().getColumnNr();
+            }
+        }
+        return file.toString();
+    }
+
+    /** What is wrong, without the location and source excerpt the parsers append. */
+    private static String problem(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof MarkedYAMLException y && y.getProblem() != null) {
+                return y.getProblem();
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof JsonProcessingException p) {
+                return firstLine(p.getOriginalMessage());
+            }
+        }
+        return firstLine(e.getMessage());
     }
 
     private static String firstLine(String s) {

@@ -31,6 +31,12 @@ public class Main implements QuarkusApplication {
                 return CommandLine.defaultFactory().create(cls);
             }
         });
+        Launch.showVersion(cli);
         return cli.execute(args);
+    }
+
+    /** The launcher's entry point: see {@link Launch#run}. */
+    public static void main(String... args) {
+        Launch.run(Main.class, args);
     }
 }

@@ -17,6 +17,7 @@ import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.HttpWebhookClient;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
+import dev.tollgate.simulator.KindCheck;
 import dev.tollgate.simulator.ManifestReport;
 import dev.tollgate.simulator.MatchConditionsSupport;
 import dev.tollgate.simulator.Reports;
@@ -90,8 +91,17 @@ public class ReviewCommand implements Callable<Integer> {
                     + "knative-operator,tollgate")
     List<String> excluded;
 
+    @Option(names = "--custom-kind", paramLabel = "KIND[.GROUP]", description = "a kind that is not built in (a "
+            + "custom resource) that the manifests may use, e.g. Widget.example.com; repeatable. Kinds that rules of "
+            + "the --config webhooks name are accepted too; any other unknown kind is bad input")
+    List<String> customKinds = new ArrayList<>();
+
     @Option(names = { "-o", "--output" }, defaultValue = "text", description = "text (default) or json")
     String output;
+
+    @Option(names = { "-v", "--verbose" }, description = "list every webhook in the text report, also those skipped "
+            + "(by default a count of them)")
+    boolean verbose;
 
     private final Supplier<String> localBundleUrl;
 
@@ -110,7 +120,13 @@ public class ReviewCommand implements Callable<Integer> {
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             Configurations configurations = configurations(configs, urls, caPem, excluded, localBundleUrl,
                     "tollgate review");
-            List<InputManifest> inputs = InputManifest.read(manifests);
+            List<String> problems = new ArrayList<>();
+            List<InputManifest> inputs = InputManifest.read(manifests, problems);
+            problems.addAll(new KindCheck(customKinds, configs.isEmpty() ? List.of() : configurations.objects())
+                    .problems(inputs));
+            if (!problems.isEmpty()) {
+                throw InputException.of("bad input", problems);
+            }
             if (inputs.isEmpty()) {
                 throw new InputException("no manifests found in " + manifests);
             }
@@ -130,7 +146,7 @@ public class ReviewCommand implements Callable<Integer> {
                     reports.add(simulator.review(m, settings));
                 }
             }
-            out.print(output.equals("json") ? Reports.json(reports) : Reports.text(reports));
+            out.print(output.equals("json") ? Reports.json(reports) : Reports.text(reports, verbose));
             return reports.stream().allMatch(ManifestReport::allowed) ? 0 : 1;
         } catch (InputException e) {
             System.err.println("tollgate review: " + e.getMessage());

@@ -1,0 +1,86 @@
+package dev.tollgate.simulator.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.QuarkusApplication;
+import picocli.CommandLine;
+
+/**
+ * What happens around the command: the version it prints, where the shipped policies are, and how a failure to start
+ * is reported (one line on stderr, exit status 2, as any other bad input).
+ */
+final class Launch {
+
+    /** The policy folders of the bundled CEL functions, relative to the simulator module (shared/simulator). */
+    private static final String[][] POLICIES = {
+        { "tollgate.cel-policy.config", "policies/cel-policy" },
+        { "tollgate.cel-mutate.config", "policies/cel-mutate" } };
+
+    private Launch() {
+    }
+
+    /** Starts Quarkus, then the command; exits with the command's status, or 2 when Quarkus cannot start. */
+    static void run(Class<? extends QuarkusApplication> app, String... args) {
+        useInstalledPolicies();
+        Quarkus.run(app, (status, failure) -> {
+            if (failure != null) {
+                System.err.println("tollgate: cannot start: " + oneLine(failure));
+                System.exit(2);
+            }
+            System.exit(status);
+        }, args);
+    }
+
+    /**
+     * The shipped policies are found from the installation (the folder of quarkus-run.jar is
+     * shared/simulator/target/quarkus-app), not from the working directory; a value set with -D or the environment
+     * (TOLLGATE_CEL_POLICY_CONFIG, ...) wins.
+     */
+    static void useInstalledPolicies() {
+        Path module = installedModule();
+        if (module == null) {
+            return;
+        }
+        for (String[] p : POLICIES) {
+            String env = p[0].toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+            if (System.getProperty(p[0]) == null && System.getenv(env) == null) {
+                System.setProperty(p[0], module.resolve(p[1]) + "," + module.resolve("policies/namespaces.yaml"));
+            }
+        }
+    }
+
+    /** shared/simulator when running from its target/quarkus-app/quarkus-run.jar, else null. */
+    private static Path installedModule() {
+        String classPath = System.getProperty("java.class.path", "");
+        if (!classPath.endsWith("quarkus-run.jar") || classPath.contains(java.io.File.pathSeparator)) {
+            return null;
+        }
+        Path app = Path.of(classPath).toAbsolutePath().getParent();
+        Path module = app == null || app.getParent() == null ? null : app.getParent().getParent();
+        return module != null && Files.isDirectory(module.resolve("policies")) ? module : null;
+    }
+
+    /** The innermost cause's message: what went wrong, without the layers of wrapping and the stack. */
+    static String oneLine(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.toString() : root.getMessage();
+        return message.strip().replaceAll("\\s*\\R\\s*", "; ");
+    }
+
+    /** {@code -V}/{@code --version} of the command and of its subcommands. */
+    static void showVersion(CommandLine cli) {
+        CommandLine.IVersionProvider version = () -> new String[] { "tollgate " + ConfigProvider.getConfig()
+                .getOptionalValue("quarkus.application.version", String.class).orElse("(unknown version)")
+                + " (Java " + Runtime.version() + ")" };
+        cli.getCommandSpec().versionProvider(version);
+        cli.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(version));
+    }
+}
