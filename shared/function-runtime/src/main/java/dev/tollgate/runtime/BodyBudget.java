@@ -7,6 +7,8 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.configuration.ConfigurationException;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -43,14 +45,14 @@ public class BodyBudget {
         if (config.inFlightBodyBytes().isPresent()) {
             long explicit = config.inFlightBodyBytes().get();
             if (explicit < maxBodyBytes) {
-                throw new IllegalStateException("tollgate.budget.in-flight-body-bytes=" + explicit + " is below "
+                throw new ConfigurationException("tollgate.budget.in-flight-body-bytes=" + explicit + " is below "
                         + "tollgate.admission.max-body-bytes=" + maxBodyBytes + ": a review at the body limit could "
                         + "never be served");
             }
             return explicit;
         }
         if (config.heapPerBodyByte() < 1) {
-            throw new IllegalStateException("tollgate.budget.heap-per-body-byte must be at least 1, got "
+            throw new ConfigurationException("tollgate.budget.heap-per-body-byte must be at least 1, got "
                     + config.heapPerBodyByte());
         }
         return Math.max(maxBodyBytes, (maxHeap - config.heapReserveBytes()) / config.heapPerBodyByte());

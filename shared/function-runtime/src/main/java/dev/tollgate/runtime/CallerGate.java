@@ -20,6 +20,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.configuration.ConfigurationException;
+
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
@@ -73,7 +75,7 @@ public class CallerGate {
         List<String> checks = checks();
         if (checks.isEmpty()) {
             if (config.required()) {
-                throw new IllegalStateException("no caller check is configured, so anyone who finds this "
+                throw new ConfigurationException("no caller check is configured, so anyone who finds this "
                         + "function's URL could call it: set tollgate.auth.bearer.values|files, "
                         + "tollgate.auth.path-token.values|files or tollgate.auth.mtls.enabled=true; on a laptop, or "
                         + "where the platform authenticates callers, start it with -Dtollgate.auth.required=false "
@@ -193,7 +195,7 @@ public class CallerGate {
     private static void requireClientCertificates(Config all) {
         String clientAuth = all.getOptionalValue("quarkus.http.ssl.client-auth", String.class).orElse("none");
         if (!clientAuth.equalsIgnoreCase("request") && !clientAuth.equalsIgnoreCase("required")) {
-            throw new IllegalStateException("tollgate.auth.mtls.enabled=true needs quarkus.http.ssl.client-auth="
+            throw new ConfigurationException("tollgate.auth.mtls.enabled=true needs quarkus.http.ssl.client-auth="
                     + "request (refused callers get a counted 401) or required (refused in the TLS handshake), "
                     + "and a trust store holding the CA that signs the API server's client certificate; got "
                     + "client-auth=" + clientAuth);
