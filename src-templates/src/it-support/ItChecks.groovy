@@ -86,10 +86,16 @@ def assertJoinsCatalog(File repoRoot, File project, String name, String type, Fi
     def converters = []
     catalog.path('conversions').elements().each { converters << it.path('function').asText() }
     (existing + name).each { assert listed.has(it) || converters.contains(it) : "${it} missing from the catalog" }
-    def entry = listed.path(name).path('webhooks').get(0)
-    assert entry.path('type').asText() == type
-    assert entry.path('path').asText() == "/${name}"
-    assert entry.path('webhook').path('name').asText() == "${name}.tollgate.dev"
+    if (type == 'conversion') {
+        def conversion = catalog.path('conversions').elements().find { it.path('function').asText() == name }
+        assert conversion != null : "${name} is not listed under the catalog's conversions"
+        assert conversion.path('path').asText() == "/${name}"
+    } else {
+        def entry = listed.path(name).path('webhooks').get(0)
+        assert entry.path('type').asText() == type
+        assert entry.path('path').asText() == "/${name}"
+        assert entry.path('webhook').path('name').asText() == "${name}.tollgate.dev"
+    }
     RegistrationCatalog.write(root.toPath())
     assert new File(root, RegistrationCatalog.CATALOG_PATH).text.contains("\"${name}\"")
 }

@@ -21,8 +21,25 @@ if (!(name ==~ /[a-z]([-a-z0-9]*[a-z0-9])?/)) {
 }
 
 def type = props.getProperty('type', '')
-if (!(type in ['validating', 'mutating'])) {
-    problems << "type '${type}' is unknown: use -Dtype=validating (allow or deny) or -Dtype=mutating (edit objects)"
+if (!(type in ['validating', 'mutating', 'conversion'])) {
+    problems << "type '${type}' is unknown: use -Dtype=validating (allow or deny), -Dtype=mutating (edit objects) " +
+            "or -Dtype=conversion (convert a CRD's objects between its versions)"
+}
+
+if (type == 'conversion') {
+    // A CRD's name is <plural>.<group>, and a custom resource's group has a dot (apiextensions validation).
+    def crd = props.getProperty('crd', '')
+    if (!(crd ==~ /[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+/)) {
+        problems << "crd '${crd}' is not a CustomResourceDefinition name <plural>.<group> with a dotted group, " +
+                "e.g. -Dcrd=widgets.example.com"
+    }
+    def versions = props.getProperty('versions', '').split(',').collect { it.trim() }
+    versions.findAll { !(it ==~ /v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?/) }.each {
+        problems << "versions entry '${it}' is not a Kubernetes API version such as v1, v1beta1 or v2alpha1"
+    }
+    if (versions.size() < 2 || versions.toSet().size() != versions.size()) {
+        problems << "versions must list at least two distinct versions, oldest first, e.g. -Dversions=v1alpha1,v1"
+    }
 }
 
 def pomStyle = props.getProperty('pomStyle', '')

@@ -81,7 +81,7 @@ public final class AdmissionCodec {
                     + limits.maxBodyBytes() + " bytes");
         }
         try (JsonParser parser = mapper.createParser(body)) {
-            return readDocument(parser);
+            return readDocument(parser, expected);
         } catch (IOException e) {
             throw new ReviewDecodeException("body could not be read: " + firstLine(e.getMessage()));
         }
@@ -93,7 +93,7 @@ public final class AdmissionCodec {
      * makes such parsers). Data after the review is an error, as in {@link #decode(byte[])}.
      */
     public AdmissionReview decode(JsonParser parser) throws ReviewDecodeException {
-        return decode(readDocument(parser));
+        return decode(readDocument(parser, "an AdmissionReview"));
     }
 
     /** Validates an already parsed review request. */
@@ -247,15 +247,23 @@ public final class AdmissionCodec {
         };
     }
 
-    private JsonNode readDocument(JsonParser parser) throws ReviewDecodeException {
+    /**
+     * Reads one JSON document from a parser positioned before it (a body parser, or Funqy HTTP's handed to a
+     * deserializer), for any review type: the parser's constraints apply (they should be this codec's limits, as in
+     * parsers its {@link #mapper()} makes), and data after the document is an error.
+     *
+     * @param expected what the body should hold, for messages, e.g. "a ConversionReview"
+     */
+    public JsonNode readDocument(JsonParser parser, String expected) throws ReviewDecodeException {
         try {
             JsonNode root = mapper.readTree(parser);
             if (root == null || root.isMissingNode()) {
-                throw new ReviewDecodeException("empty body: expected an AdmissionReview JSON object");
+                throw new ReviewDecodeException("empty body: expected " + expected + " JSON object");
             }
             if (parser.nextToken() != null) {
-                throw new ReviewDecodeException("body is not valid JSON: data after the AdmissionReview"
-                        + location(parser.currentLocation()));
+                // "an AdmissionReview" -> "the AdmissionReview"
+                throw new ReviewDecodeException("body is not valid JSON: data after the "
+                        + expected.substring(expected.indexOf(' ') + 1) + location(parser.currentLocation()));
             }
             return root;
         } catch (StreamConstraintsException e) {

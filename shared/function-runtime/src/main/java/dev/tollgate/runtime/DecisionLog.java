@@ -9,8 +9,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionRequest;
-import dev.tollgate.admission.HandlerResult;
 
 /**
  * One JSON line per answered request on the logger category {@value #CATEGORY}, which the runtime's configuration
@@ -41,34 +39,28 @@ public class DecisionLog {
 
     /**
      * @param function        the policy's name, or "" when the path served none
-     * @param verdict         allowed, denied, patched, error or bad_request
-     * @param deadlineExceeded whether the answer was given at the deadline, without the policy's verdict
+     * @param verdict         the result's outcome label (allowed, denied, patched, converted, failed, invalid, error,
+     *                        bad_request) or refused
+     * @param deadlineExceeded whether the answer was given at the deadline, without the policy's answer
      */
-    public void log(String function, HandlerResult result, String verdict, long latencyMicros,
-            boolean deadlineExceeded) {
+    void log(String function, CallResult result, String verdict, long latencyMicros, boolean deadlineExceeded) {
         if (!enabled || !LOG.isInfoEnabled()) {
             return;
         }
         LOG.info(line(function, result, verdict, latencyMicros, deadlineExceeded));
     }
 
-    String line(String function, HandlerResult result, String verdict, long latencyMicros,
-            boolean deadlineExceeded) {
+    /** Admission and conversion lines share every field but those the result adds (its subject and details). */
+    String line(String function, CallResult result, String verdict, long latencyMicros, boolean deadlineExceeded) {
         ObjectNode line = JSON.createObjectNode();
-        AdmissionRequest request = result.review() == null ? null : result.review().request();
-        line.put("uid", request == null ? "" : request.uid());
+        line.put("uid", result.uid());
         line.put("function", function);
-        line.put("operation", request == null ? "" : request.operation().name());
-        line.put("kind", request == null ? "" : request.kind().kind());
-        line.put("namespace", request == null ? "" : request.namespace());
-        line.put("name", request == null ? "" : request.name());
-        line.put("user", request == null ? "" : request.userInfo().username());
+        line.put("operation", result.operation());
+        line.put("kind", result.kind());
+        result.subject(line);
         line.put("verdict", verdict);
         line.put("status", result.status());
-        if (result.verdict() != null && !result.verdict().allowed()) {
-            line.put("code", result.verdict().code());
-        }
-        line.put("patchOps", result.patchOps());
+        result.details(line);
         line.put("latencyMs", latencyMicros / 1000.0);
         if (deadlineExceeded) {
             line.put("deadlineExceeded", true);
@@ -76,9 +68,8 @@ public class DecisionLog {
         if (!result.error().isEmpty()) {
             line.put("error", result.error());
         }
-        if (includeObjects && request != null) {
-            line.set("object", request.object() == null ? null : request.object().json());
-            line.set("oldObject", request.oldObject() == null ? null : request.oldObject().json());
+        if (includeObjects) {
+            result.objects(line);
         }
         try {
             return JSON.writeValueAsString(line);

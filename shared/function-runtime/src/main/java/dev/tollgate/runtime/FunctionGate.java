@@ -3,6 +3,7 @@ package dev.tollgate.runtime;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +20,11 @@ import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.admission.ReviewDecodeException;
 import dev.tollgate.admission.Verdict;
+import dev.tollgate.admission.conversion.ConversionCodec;
+import dev.tollgate.admission.conversion.ConversionHandler;
+import dev.tollgate.admission.conversion.ConversionPolicy;
+import dev.tollgate.admission.conversion.ConversionResult;
+import dev.tollgate.admission.conversion.ConversionReview;
 import io.smallrye.common.vertx.ContextLocals;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -32,7 +38,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The shared layer around Funqy HTTP's routes: everything a webhook needs that Funqy does not do. A request to a
+ * The shared layer around Funqy HTTP's routes: everything a webhook needs that Funqy does not do, for admission and
+ * CRD conversion functions alike (one gate, one call state, one way to claim, count and log an answer). A request to a
  * function path takes this way:
  * <ol>
  * <li>{@link #admit} (before Quarkus's body handler, so before any body byte is read): caller check (401), policy
@@ -43,10 +50,10 @@ import io.vertx.ext.web.RoutingContext;
  * <li>Quarkus's body handler reads the body (413 past the limit);</li>
  * <li>{@link #bodyRead}: an empty or non-object body is answered 400 here, since Funqy would answer it with an empty
  * 400 and an ERROR stack trace;</li>
- * <li>Funqy's route decodes the body into an {@link IncomingReview} (with the codec's reader, see
- * {@link FunqyFunctions}) and calls
- * the function's {@code @Funq} method on a worker thread, which calls {@link #serve}: the policy, under the deadline;
- * Funqy writes the {@link ReviewAnswer}, whose status a headers-end handler sets.</li>
+ * <li>Funqy's route decodes the body into an {@link IncomingReview}, or an {@link IncomingConversion} for a conversion
+ * function (with the codec's reader, see {@link FunqyFunctions}) and calls the function's {@code @Funq} method on a
+ * worker thread, which calls {@code serve}: the policy, under the deadline; Funqy writes the {@link ReviewAnswer},
+ * whose status a headers-end handler sets.</li>
  * </ol>
  * Errors are Kubernetes {@code Status} bodies. Every answer is counted and logged once, just before it is sent; a
  * request whose client went away is logged at DEBUG and not recorded as answered.
@@ -66,12 +73,14 @@ public class FunctionGate {
     static final int BODY_READ_ORDER = Integer.MIN_VALUE + 2;
     /** The codec used when a review somehow arrives without a call (answered 500 by {@link IncomingReview}). */
     static final AdmissionCodec DEFAULT_CODEC = new AdmissionCodec();
+    static final ConversionCodec DEFAULT_CONVERSION_CODEC = new ConversionCodec(DEFAULT_CODEC);
 
     private static final Logger LOG = Logger.getLogger(FunctionGate.class);
     private static final String CALL = IncomingReview.CALL;
 
     private final PolicyDirectory policies;
     private final AdmissionHandler handler;
+    private final ConversionHandler conversions;
     private final CallerGate callers;
     private final ReviewMetrics metrics;
     private final DecisionLog decisions;
@@ -85,6 +94,7 @@ public class FunctionGate {
         // for CDI proxies
         this.policies = null;
         this.handler = null;
+        this.conversions = null;
         this.callers = null;
         this.metrics = null;
         this.decisions = null;
@@ -101,6 +111,8 @@ public class FunctionGate {
             Config all) {
         this.policies = policies;
         this.handler = new AdmissionHandler(new AdmissionCodec(config.limits()));
+        // Same limits, parser and error bodies for ConversionReviews.
+        this.conversions = new ConversionHandler(new ConversionCodec(handler.codec()));
         this.callers = callers;
         this.metrics = metrics;
         this.decisions = decisions;
@@ -127,6 +139,10 @@ public class FunctionGate {
         return handler.codec();
     }
 
+    ConversionCodec conversionCodec() {
+        return conversions.codec();
+    }
+
     void routes(@Observes Router router) {
         // Everything outside the non-application root (health, metrics) is a function path or an unknown one.
         String outside = "^(?!" + Pattern.quote(nonApplicationRoot) + "(?:/|$)).*";
@@ -135,10 +151,13 @@ public class FunctionGate {
                 .failureHandler(this::failure);
         router.routeWithRegex(outside).order(BODY_READ_ORDER)
                 .handler(this::bodyRead);
-        FunqyFunctions.serveWithCodec(policies.all(), handler.codec());
+        FunqyFunctions.serveWithCodec(policies, handler.codec());
+        String token = callers.usesPathToken() ? "/<path token>" : "";
         for (AdmissionPolicy policy : policies.all()) {
-            LOG.infof("serving function %s at %s/%s (Funqy HTTP)", policy.name(),
-                    callers.usesPathToken() ? "/<path token>" : "", policy.name());
+            LOG.infof("serving function %s at %s/%s (Funqy HTTP)", policy.name(), token, policy.name());
+        }
+        for (ConversionPolicy policy : policies.conversions()) {
+            LOG.infof("serving conversion function %s at %s/%s (Funqy HTTP)", policy.name(), token, policy.name());
         }
     }
 
@@ -155,40 +174,40 @@ public class FunctionGate {
             metrics.rejectedCaller(admission.failedCheck());
             call.answered.set(true);
             // A fixed answer: which check failed, and whether the path exists, stays unknown to the caller.
-            send(call, 401, handler.codec().errorBody(401, "Unauthorized"), false);
+            send(call, 401, codec().errorBody(401, "Unauthorized"), false);
             return;
         }
         String path = admission.policyPath();
-        Optional<? extends AdmissionPolicy> policy = policies.resolve(path);
+        Optional<ServedPolicy> policy = policies.serving(path);
         if (policy.isEmpty()) {
             // The path token (if any) is not echoed back.
-            refuse(call, handler.badRequest(404, "no policy is served at " + path));
+            refuse(call, refusal(404, "no policy is served at " + path));
             return;
         }
         call.policy = policy.get();
         call.functionName = PolicyDirectory.functionName(path);
         if (ctx.request().method() != HttpMethod.POST) {
             ctx.response().putHeader(HttpHeaders.ALLOW, "POST");
-            refuse(call, handler.badRequest(405, "method " + ctx.request().method()
-                    + " not allowed: POST an AdmissionReview"));
+            refuse(call, refusal(405, "method " + ctx.request().method() + " not allowed: POST "
+                    + call.policy.expectedBody()));
             return;
         }
         String contentType = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
         if (!isJson(contentType)) {
-            refuse(call, handler.badRequest(400, "Content-Type must be application/json, got "
+            refuse(call, refusal(400, "Content-Type must be application/json, got "
                     + (contentType == null ? "none" : "'" + contentType + "'")));
             return;
         }
         String framingProblem = framingProblem(ctx.request().getHeader(HttpHeaders.TRANSFER_ENCODING),
                 ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH));
         if (framingProblem != null) {
-            refuse(call, handler.badRequest(400, framingProblem));
+            refuse(call, refusal(400, framingProblem));
             return;
         }
-        long maxBody = handler.codec().limits().maxBodyBytes();
+        long maxBody = codec().limits().maxBodyBytes();
         long declared = declaredLength(ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH));
         if (declared > maxBody) {
-            refuse(call, handler.badRequest(413, "body of " + declared + " bytes exceeds the limit of " + maxBody
+            refuse(call, refusal(413, "body of " + declared + " bytes exceeds the limit of " + maxBody
                     + " bytes"));
             return;
         }
@@ -196,9 +215,9 @@ public class FunctionGate {
         if (!budget.tryReserve(reserve)) {
             metrics.budgetRefused(call.functionLabel());
             ctx.response().putHeader("Retry-After", Integer.toString(retryAfterSeconds));
-            refuse(call, new HandlerResult(503, handler.codec().errorBody(503, "function " + call.functionLabel()
+            refuse(call, new CallResult.Refused(503, codec().errorBody(503, "function " + call.functionLabel()
                     + " is at its in-flight body budget (" + budget.capacity() + " bytes); retry later"),
-                    HandlerResult.Outcome.BAD_REQUEST, null, null, 0, "in-flight body budget exhausted"));
+                    "in-flight body budget exhausted"));
             return;
         }
         AtomicBoolean released = new AtomicBoolean();
@@ -233,8 +252,8 @@ public class FunctionGate {
         int first = firstSignificantByte(body);
         if (first != '{') {
             // Funqy would log a stack trace and answer an empty 400 for these; the codec says what is wrong.
-            ReviewDecodeException problem = decodeProblem(body);
-            refuse(call, handler.badRequest(problem.status(), problem.getMessage()));
+            ReviewDecodeException problem = decodeProblem(body, call.policy.expectedBody());
+            refuse(call, refusal(problem.status(), problem.getMessage()));
             return;
         }
         ctx.addHeadersEndHandler(v -> {
@@ -246,34 +265,57 @@ public class FunctionGate {
         ctx.next();
     }
 
-    /** On Funqy's worker thread, from the function's {@code @Funq} method. */
+    /** On Funqy's worker thread, from an admission function's {@code @Funq} method. */
     Uni<ReviewAnswer> serve(ReviewCall call, IncomingReview in, AdmissionPolicy function) {
+        return serve(call, function.name(), in.error(), () -> {
+            if (!(call.policy instanceof ServedPolicy.Admission served)) {
+                return kindMismatch(call, function.name());
+            }
+            call.review = in.review();
+            return new CallResult.Admission(handler.handle(in.review(), served.policy()));
+        });
+    }
+
+    /** On Funqy's worker thread, from a conversion function's {@code @Funq} method. */
+    Uni<ReviewAnswer> serve(ReviewCall call, IncomingConversion in, ConversionPolicy function) {
+        return serve(call, function.name(), in.error(), () -> {
+            if (!(call.policy instanceof ServedPolicy.Conversion served)) {
+                return kindMismatch(call, function.name());
+            }
+            call.conversion = in.review();
+            return new CallResult.Conversion(conversions.handle(in.review(), served.policy()));
+        });
+    }
+
+    /**
+     * Runs {@code policy} (the decoded review's handling) for the function named {@code function} unless the call is
+     * already answered or its body was refused, then claims the answer for Funqy to write.
+     */
+    private Uni<ReviewAnswer> serve(ReviewCall call, String function, ReviewDecodeException refused,
+            Supplier<CallResult> policy) {
         try {
             if (call.answered.get()) {
                 return Uni.createFrom().nothing(); // the deadline passed while this request waited for a worker
             }
-            HandlerResult result;
-            if (!function.name().equals(call.functionName)) {
-                String message = "function " + function.name() + " was called for " + call.functionName;
+            CallResult result;
+            if (!function.equals(call.functionName)) {
+                String message = "function " + function + " was called for " + call.functionName;
                 LOG.error(message);
-                result = error(500, message, null);
-            } else if (in.error() != null) {
-                result = handler.badRequest(in.error().status(), in.error().getMessage());
+                result = new CallResult.Refused(500, codec().errorBody(500, message), message);
+            } else if (refused != null) {
+                result = refusal(refused.status(), refused.getMessage());
             } else {
-                AdmissionReview review = in.review();
-                call.review = review;
                 call.enter();
                 try {
-                    result = handler.handle(review, call.policy);
+                    result = policy.get();
                 } finally {
                     call.leave();
                 }
             }
             if (!claim(call, result, false)) {
-                if (call.review != null) {
+                if (!call.uid().isEmpty()) {
                     LOG.warnf("policy %s returned after %d ms for uid=%s; its answer was dropped, the deadline had "
-                            + "already answered", call.functionLabel(), call.elapsedMicros() / 1000,
-                            call.review.request().uid());
+                            + "already answered", call.functionLabel(), call.elapsedMicros() / 1000, call.uid());
                 }
                 return Uni.createFrom().nothing();
             }
@@ -284,12 +326,19 @@ public class FunctionGate {
         }
     }
 
+    /** A function's name matched the path, but it is the other kind of function (cannot happen: names are unique). */
+    private CallResult kindMismatch(ReviewCall call, String function) {
+        String message = "function " + function + " does not serve the review type of " + call.functionName;
+        LOG.error(message);
+        return new CallResult.Refused(500, codec().errorBody(500, message), message);
+    }
+
     /** On the event loop, when the deadline passes before the policy answered. */
     private void deadlineReached(ReviewCall call) {
         if (call.answered.get()) {
             return;
         }
-        HandlerResult result = timeoutResult(call);
+        CallResult result = timeoutResult(call);
         if (claim(call, result, true)) {
             send(call, result.status(), result.body(), !call.ctx.request().isEnded());
             metrics.deadlineOverrun(call.functionLabel());
@@ -298,7 +347,7 @@ public class FunctionGate {
             }
             LOG.warnf("policy %s did not answer within the deadline of %d ms for uid=%s: answered %d (%s)",
                     call.functionLabel(), deadline.timeout().toMillis(),
-                    call.review == null ? "" : call.review.request().uid(), result.status(),
+                    call.uid(), result.status(),
                     deadline.onTimeout().name().toLowerCase());
         }
     }
@@ -310,32 +359,49 @@ public class FunctionGate {
         }
         LOG.debugf("request body for %s did not arrive within %d ms", call.functionLabel(),
                 bodyReadTimeout.toMillis());
-        HandlerResult result = handler.badRequest(408, "the request body did not arrive within "
+        CallResult result = refusal(408, "the request body did not arrive within "
                 + bodyReadTimeout.toMillis() + " ms");
         if (claim(call, result, false)) {
             send(call, result.status(), result.body(), true);
         }
     }
 
-    private HandlerResult timeoutResult(ReviewCall call) {
+    private CallResult timeoutResult(ReviewCall call) {
         String message = "policy " + call.functionLabel() + " did not answer within the deadline of "
                 + deadline.timeout().toMillis() + " ms";
         AdmissionReview review = call.review;
         if (review == null || deadline.onTimeout() == DeadlineConfig.OnTimeout.ERROR) {
-            // Not yet decoded, or no verdict configured: an error, so the webhook's failurePolicy decides.
-            return error(500, message, review);
+            // Not yet decoded, a conversion (which has no verdict to default to) or no verdict configured: an
+            // error, so the webhook's failurePolicy decides, or the conversion fails.
+            return error(500, message, call);
         }
         Verdict verdict = deadline.onTimeout() == DeadlineConfig.OnTimeout.ALLOW
                 ? Verdict.allow().withWarning(message + "; allowed by the configured deadline verdict")
                 : Verdict.deny(403, message + "; denied by the configured deadline verdict");
-        byte[] body = handler.codec().encode(review.version(), review.request().uid(), verdict, null);
-        return new HandlerResult(200, body, verdict.allowed() ? HandlerResult.Outcome.ALLOWED
-                : HandlerResult.Outcome.DENIED, review, verdict, 0, "");
+        byte[] body = codec().encode(review.version(), review.request().uid(), verdict, null);
+        return new CallResult.Admission(new HandlerResult(200, body, verdict.allowed()
+                ? HandlerResult.Outcome.ALLOWED : HandlerResult.Outcome.DENIED, review, verdict, 0, ""));
     }
 
-    private HandlerResult error(int status, String message, AdmissionReview review) {
-        return new HandlerResult(status, handler.codec().errorBody(status, message), HandlerResult.Outcome.ERROR,
-                review, null, 0, message);
+    /** A 5xx answer for the call, with its decoded review (if any) for the metrics and the decision log. */
+    private CallResult error(int status, String message, ReviewCall call) {
+        byte[] body = codec().errorBody(status, message);
+        ConversionReview conversion = call.conversion;
+        AdmissionReview review = call.review;
+        if (conversion != null) {
+            return new CallResult.Conversion(new ConversionResult(status, body, ConversionResult.Outcome.ERROR,
+                    conversion, conversion.request().objects().size(), message));
+        }
+        if (review != null) {
+            return new CallResult.Admission(new HandlerResult(status, body, HandlerResult.Outcome.ERROR, review,
+                    null, 0, message));
+        }
+        return new CallResult.Refused(status, body, message);
+    }
+
+    /** An answer the gate gives before any review is decoded: a {@code Status} error. */
+    private CallResult refusal(int status, String message) {
+        return new CallResult.Refused(status, codec().errorBody(status, message), message);
     }
 
     /** Route failures: Funqy's, the body handler's (413), and closed connections. */
@@ -353,18 +419,16 @@ public class FunctionGate {
             return;
         }
         int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
-        String message = status == 413 ? "body exceeds the limit of " + handler.codec().limits().maxBodyBytes()
+        String message = status == 413 ? "body exceeds the limit of " + codec().limits().maxBodyBytes()
                 + " bytes" : AdmissionCodec.statusText(status);
         if (status >= 500) {
             LOG.errorf(failure, "request to function %s failed", call.functionLabel());
         }
-        HandlerResult result = status >= 500 ? error(status, message, call.review)
-                : handler.badRequest(status, message);
-        refuse(call, result);
+        refuse(call, status >= 500 ? error(status, message, call) : refusal(status, message));
     }
 
     /** Claims the call for an answer the gate writes itself, then writes it. */
-    private void refuse(ReviewCall call, HandlerResult result) {
+    private void refuse(ReviewCall call, CallResult result) {
         if (claim(call, result, false)) {
             send(call, result.status(), result.body(), false);
         }
@@ -376,7 +440,7 @@ public class FunctionGate {
      *
      * @return false when another answer won (the deadline, or the policy)
      */
-    private boolean claim(ReviewCall call, HandlerResult result, boolean deadlineExceeded) {
+    private boolean claim(ReviewCall call, CallResult result, boolean deadlineExceeded) {
         if (!call.answered.compareAndSet(false, true)) {
             return false;
         }
@@ -392,22 +456,24 @@ public class FunctionGate {
             return true;
         }
         long micros = call.elapsedMicros();
-        String verdict = result.status() == 503 ? "refused" : result.outcome().label();
-        if (result.outcome() == HandlerResult.Outcome.BAD_REQUEST) {
+        String verdict = result.status() == 503 ? "refused" : result.outcome();
+        if (result.refused()) {
             metrics.badRequest(function.isEmpty() ? "none" : function, result.status());
         } else {
-            var request = result.review() == null ? null : result.review().request();
-            metrics.review(function, request == null ? "none" : request.operation().name(),
-                    request == null ? "none" : request.kind().kind(), verdict, Duration.ofNanos(micros * 1000));
+            metrics.review(function, orNone(result.operation()), orNone(result.kind()), verdict,
+                    Duration.ofNanos(micros * 1000));
         }
         decisions.log(function, result, verdict, micros, deadlineExceeded);
-        if (!deadlineExceeded && micros >= deadline.slowThreshold().toNanos() / 1000
-                && result.outcome() != HandlerResult.Outcome.BAD_REQUEST) {
+        if (!deadlineExceeded && micros >= deadline.slowThreshold().toNanos() / 1000 && !result.refused()) {
             LOG.warnf("slow review: policy %s took %d ms for uid=%s (slow threshold %d ms, deadline %d ms)",
-                    function, micros / 1000, result.review() == null ? "" : result.review().request().uid(),
-                    deadline.slowThreshold().toMillis(), deadline.timeout().toMillis());
+                    function, micros / 1000, result.uid(), deadline.slowThreshold().toMillis(),
+                    deadline.timeout().toMillis());
         }
         return true;
+    }
+
+    private static String orNone(String label) {
+        return label.isEmpty() ? "none" : label;
     }
 
     /**
@@ -511,10 +577,10 @@ public class FunctionGate {
     }
 
     /** What the codec says of a body that does not start an object (it never decodes one). */
-    private ReviewDecodeException decodeProblem(Buffer body) {
+    private ReviewDecodeException decodeProblem(Buffer body, String expected) {
         try {
-            handler.codec().decode(body == null ? new byte[0] : body.getBytes());
-            return new ReviewDecodeException("body is not a JSON object: expected an AdmissionReview");
+            codec().parseBody(body == null ? new byte[0] : body.getBytes(), expected);
+            return new ReviewDecodeException("body is not a JSON object: expected " + expected);
         } catch (ReviewDecodeException e) {
             return e;
         }

@@ -1,19 +1,20 @@
 package dev.tollgate.runtime;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.ObjectReader;
 
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.conversion.ConversionPolicy;
 import io.quarkus.funqy.runtime.FunctionInvoker;
 import io.quarkus.funqy.runtime.FunctionRecorder;
 
 /**
  * Ties policies to the Funqy functions that serve them: each policy named {@code n} must have a {@code @Funq("n")}
- * method taking an {@link IncomingReview}, declared on the policy's own class; otherwise the function would answer
+ * method taking an {@link IncomingReview} (an {@link IncomingConversion} for a conversion policy), declared on the
+ * policy's own class; otherwise the function would answer
  * 404 for a path its webhook.yaml declares. Checked at startup, so a missing or misnamed entry point stops the
  * function with one line that says what to add.
  *
@@ -32,32 +33,44 @@ public final class FunqyFunctions {
         return FunctionRecorder.registry == null ? null : FunctionRecorder.registry.matchInvoker(name);
     }
 
-    static void serveWithCodec(Collection<AdmissionPolicy> policies, AdmissionCodec codec) {
+    static void serveWithCodec(PolicyDirectory policies, AdmissionCodec codec) {
         requireOneFunctionPerPolicy(policies);
-        ObjectReader reader = codec.mapper().readerFor(IncomingReview.class);
-        for (AdmissionPolicy policy : policies) {
-            invoker(policy.name()).getBindingContext().put(ObjectReader.class.getName(), reader);
+        // The conversion codec shares the admission codec's mapper: one parser configuration for every body.
+        ObjectReader reviews = codec.mapper().readerFor(IncomingReview.class);
+        ObjectReader conversions = codec.mapper().readerFor(IncomingConversion.class);
+        for (AdmissionPolicy policy : policies.all()) {
+            invoker(policy.name()).getBindingContext().put(ObjectReader.class.getName(), reviews);
+        }
+        for (ConversionPolicy policy : policies.conversions()) {
+            invoker(policy.name()).getBindingContext().put(ObjectReader.class.getName(), conversions);
         }
     }
 
-    static void requireOneFunctionPerPolicy(Collection<AdmissionPolicy> policies) {
+    static void requireOneFunctionPerPolicy(PolicyDirectory policies) {
         List<String> problems = new ArrayList<>();
-        for (AdmissionPolicy policy : policies) {
-            FunctionInvoker invoker = invoker(policy.name());
-            Class<?> policyClass = userClass(policy.getClass());
-            if (invoker == null) {
-                problems.add("policy " + policyClass.getName() + " has no Funqy function: add "
-                        + "@Funq(\"" + policy.name() + "\") public Uni<ReviewAnswer> ...(IncomingReview review) "
-                        + "{ return review.answer(this); }");
-            } else if (invoker.getInputType() != IncomingReview.class
-                    || !invoker.getTargetClass().isAssignableFrom(policyClass)) {
-                problems.add("Funqy function " + policy.name() + " (" + invoker.getTargetClass().getName() + "."
-                        + invoker.getMethod().getName() + ") must be declared on " + policyClass.getName()
-                        + " and take an IncomingReview");
-            }
+        for (AdmissionPolicy policy : policies.all()) {
+            check(policy, policy.name(), IncomingReview.class, problems);
+        }
+        for (ConversionPolicy policy : policies.conversions()) {
+            check(policy, policy.name(), IncomingConversion.class, problems);
         }
         if (!problems.isEmpty()) {
             throw new IllegalStateException(String.join("; ", problems));
+        }
+    }
+
+    /** {@code policy} has a {@code @Funq(name)} method on its own class that takes {@code input}. */
+    private static void check(Object policy, String name, Class<?> input, List<String> problems) {
+        FunctionInvoker invoker = invoker(name);
+        Class<?> policyClass = userClass(policy.getClass());
+        if (invoker == null) {
+            problems.add("policy " + policyClass.getName() + " has no Funqy function: add @Funq(\"" + name
+                    + "\") public Uni<ReviewAnswer> ...(" + input.getSimpleName() + " review) "
+                    + "{ return review.answer(this); }");
+        } else if (invoker.getInputType() != input || !invoker.getTargetClass().isAssignableFrom(policyClass)) {
+            problems.add("Funqy function " + name + " (" + invoker.getTargetClass().getName() + "."
+                    + invoker.getMethod().getName() + ") must be declared on " + policyClass.getName()
+                    + " and take an " + input.getSimpleName());
         }
     }
 

@@ -35,6 +35,8 @@ public final class IncomingReview {
 
     /** Where the gate leaves the call for the deserializer: the request's own (duplicated) Vert.x context. */
     static final String CALL = "tollgate.call";
+    static final String NOT_FROM_THE_GATE = "this review did not arrive through Tollgate's gate (FunctionGate): "
+            + "is the function served by quarkus-funqy-http with tollgate-function-runtime?";
 
     private final ReviewCall call;
     private final AdmissionReview review;
@@ -64,8 +66,7 @@ public final class IncomingReview {
      */
     public Uni<ReviewAnswer> answer(AdmissionPolicy function) {
         if (call == null) {
-            throw new IllegalStateException("this review did not arrive through Tollgate's gate (FunctionGate): "
-                    + "is the function served by quarkus-funqy-http with tollgate-function-runtime?");
+            throw new IllegalStateException(NOT_FROM_THE_GATE);
         }
         return call.gate.serve(call, this, function);
     }
@@ -91,7 +92,8 @@ public final class IncomingReview {
                     new ReviewDecodeException("body is not a JSON object: expected an AdmissionReview"));
         }
 
-        private static ReviewCall currentCall() {
+        /** The call the gate left on the request's context, or null outside a request. */
+        static ReviewCall currentCall() {
             return io.vertx.core.Vertx.currentContext() == null ? null
                     : ContextLocals.<ReviewCall>get(CALL).orElse(null);
         }

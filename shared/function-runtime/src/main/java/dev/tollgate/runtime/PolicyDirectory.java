@@ -10,36 +10,55 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.conversion.ConversionPolicy;
 import dev.tollgate.admission.match.LabelSyntax;
 
-/** The policies this application serves, by name: every {@link AdmissionPolicy} bean. */
+/**
+ * The policies this application serves, by name: every {@link AdmissionPolicy} bean and every
+ * {@link ConversionPolicy} bean. A name is a function, served at {@code /<name>}, so it is unique across both kinds.
+ */
 @ApplicationScoped
 public class PolicyDirectory {
 
     private final Map<String, AdmissionPolicy> byName = new TreeMap<>();
+    private final Map<String, ConversionPolicy> conversionsByName = new TreeMap<>();
 
     PolicyDirectory() {
         // for CDI proxies
     }
 
     @Inject
-    public PolicyDirectory(Instance<AdmissionPolicy> policies) {
+    public PolicyDirectory(Instance<AdmissionPolicy> policies, Instance<ConversionPolicy> conversions) {
+        Map<String, Object> all = new TreeMap<>();
         for (AdmissionPolicy policy : policies) {
-            String name = policy.name();
-            if (!LabelSyntax.isDnsLabel(name)) {
-                throw new IllegalStateException("policy " + policy.getClass().getName() + " has name '" + name
-                        + "': a function name must be a DNS label (lowercase letters, digits, '-')");
-            }
-            AdmissionPolicy previous = byName.put(name, policy);
-            if (previous != null) {
-                throw new IllegalStateException("two policies are named '" + name + "': "
-                        + previous.getClass().getName() + " and " + policy.getClass().getName());
-            }
+            byName.put(register(all, policy.name(), policy), policy);
+        }
+        for (ConversionPolicy policy : conversions) {
+            conversionsByName.put(register(all, policy.name(), policy), policy);
         }
     }
 
+    private static String register(Map<String, Object> all, String name, Object policy) {
+        if (!LabelSyntax.isDnsLabel(name)) {
+            throw new IllegalStateException("policy " + policy.getClass().getName() + " has name '" + name
+                    + "': a function name must be a DNS label (lowercase letters, digits, '-')");
+        }
+        Object previous = all.put(name, policy);
+        if (previous != null) {
+            throw new IllegalStateException("two policies are named '" + name + "': "
+                    + previous.getClass().getName() + " and " + policy.getClass().getName());
+        }
+        return name;
+    }
+
+    /** The admission policies. */
     public Collection<AdmissionPolicy> all() {
         return byName.values();
+    }
+
+    /** The CRD conversion policies. */
+    public Collection<ConversionPolicy> conversions() {
+        return conversionsByName.values();
     }
 
     /** The function a policy path belongs to: its first segment ({@code /pod-security/enforce/..} -> pod-security). */
@@ -50,8 +69,8 @@ public class PolicyDirectory {
     }
 
     /**
-     * The policy serving an HTTP path: {@code /<name>} is the policy itself, a longer path is resolved by the
-     * policy's {@link AdmissionPolicy#forSubPath(String)}.
+     * The admission policy serving an HTTP path: {@code /<name>} is the policy itself, a longer path is resolved by
+     * the policy's {@link AdmissionPolicy#forSubPath(String)}.
      */
     public Optional<? extends AdmissionPolicy> resolve(String path) {
         if (path == null || !path.startsWith("/")) {
@@ -69,5 +88,19 @@ public class PolicyDirectory {
         }
         String sub = rest.substring(slash + 1);
         return sub.isEmpty() ? Optional.empty() : policy.forSubPath(sub);
+    }
+
+    /** The conversion policy serving an HTTP path: exactly {@code /<name>} (a CRD has one conversion webhook). */
+    public Optional<ConversionPolicy> resolveConversion(String path) {
+        if (path == null || !path.startsWith("/")) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(conversionsByName.get(path.substring(1)));
+    }
+
+    /** Whatever serves an HTTP path, admission or conversion. */
+    Optional<ServedPolicy> serving(String path) {
+        Optional<ServedPolicy> conversion = resolveConversion(path).map(ServedPolicy.Conversion::new);
+        return conversion.isPresent() ? conversion : resolve(path).map(ServedPolicy.Admission::new);
     }
 }

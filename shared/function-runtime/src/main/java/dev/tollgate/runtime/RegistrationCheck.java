@@ -19,8 +19,9 @@ import io.quarkus.runtime.StartupEvent;
 
 /**
  * At startup, reads the function's own webhook.yaml (packaged at {@value Registrations#CLASSPATH_LOCATION}) and
- * refuses to start when an entry's path is not served here: a registration that points at nothing would turn every
- * admission call into an error at the API server.
+ * refuses to start when an entry's path is not served here by a policy of its type (an admission policy for
+ * {@code validating}/{@code mutating}, a conversion policy for {@code conversion}): a registration that points at
+ * nothing, or at the wrong kind of policy, would turn every call into an error at the API server.
  */
 @ApplicationScoped
 public class RegistrationCheck {
@@ -31,17 +32,27 @@ public class RegistrationCheck {
 
     void onStart(@Observes StartupEvent event, PolicyDirectory policies) {
         List<WebhookRegistration> found = load();
-        List<String> problems = new ArrayList<>();
-        for (WebhookRegistration r : found) {
-            if (policies.resolve(r.path()).isEmpty()) {
-                problems.add(r.name() + " -> " + r.path());
-            }
-        }
+        List<String> problems = unserved(found, policies);
         if (!problems.isEmpty()) {
-            throw new IllegalStateException("webhook.yaml declares paths that no policy serves: " + problems);
+            throw new IllegalStateException("webhook.yaml declares paths that no policy of the declared type serves: "
+                    + problems);
         }
         registrations = List.copyOf(found);
         found.forEach(r -> LOG.infof("registration %s (%s) at %s", r.name(), r.type(), r.path()));
+    }
+
+    /** The entries (as {@code name (type) -> path}) that no policy of their type serves here. */
+    static List<String> unserved(List<WebhookRegistration> entries, PolicyDirectory policies) {
+        List<String> problems = new ArrayList<>();
+        for (WebhookRegistration r : entries) {
+            // A conversion entry needs a conversion policy at its path; an admission entry an admission policy.
+            boolean served = r.conversion() ? policies.resolveConversion(r.path()).isPresent()
+                    : policies.resolve(r.path()).isPresent();
+            if (!served) {
+                problems.add(r.name() + " (" + r.type() + ") -> " + r.path());
+            }
+        }
+        return problems;
     }
 
     /** The webhook entries declared by the functions in this application. */

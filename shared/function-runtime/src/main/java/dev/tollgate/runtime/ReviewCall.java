@@ -2,13 +2,13 @@ package dev.tollgate.runtime;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.admission.AdmissionReview;
+import dev.tollgate.admission.conversion.ConversionReview;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * One request's state from the moment its headers arrive: shared by the gate (event loop), the Funqy function
- * (a worker thread) and the timers. Exactly one answer is sent: whoever claims {@link #answered} first.
+ * One request's state from the moment its headers arrive, for an admission or a conversion review alike: shared by
+ * the gate (event loop), the Funqy function (a worker thread) and the timers. Exactly one answer is sent: whoever claims {@link #answered} first.
  */
 final class ReviewCall {
 
@@ -18,9 +18,12 @@ final class ReviewCall {
     final AtomicBoolean answered = new AtomicBoolean();
     /** The name of the function whose @Funq method must serve this call (the first path segment). */
     volatile String functionName = "";
-    /** The policy the path resolves to: the function itself, or one of its sub-path policies. */
-    volatile AdmissionPolicy policy;
+    /** What the path resolves to: the function's policy, one of its sub-path policies, or a conversion policy. */
+    volatile ServedPolicy policy;
+    /** The decoded review, once the function runs: an admission review ... */
     volatile AdmissionReview review;
+    /** ... or a conversion review. */
+    volatile ConversionReview conversion;
     /** The status of the answer Funqy writes (it always writes 200; a headers-end handler sets this one). */
     volatile int funqyStatus;
     volatile long deadlineTimer = -1;
@@ -69,8 +72,15 @@ final class ReviewCall {
     }
 
     String functionLabel() {
-        AdmissionPolicy p = policy;
+        ServedPolicy p = policy;
         return p == null ? "" : p.name();
+    }
+
+    /** The decoded review's uid, or "". */
+    String uid() {
+        AdmissionReview r = review;
+        ConversionReview c = conversion;
+        return r != null ? r.request().uid() : c != null ? c.request().uid() : "";
     }
 
     long elapsedMicros() {

@@ -22,4 +22,15 @@ class DeadlineVerdictTest {
                 .body("response.allowed", equalTo(true))
                 .body("response.warnings[0]", containsString("allowed by the configured deadline verdict"));
     }
+
+    /** A conversion has no verdict to default to: an overrun is an error whatever on-timeout says. */
+    @Test
+    void aConversionOverrunIsStillAnError() {
+        var review = dev.tollgate.testing.ConversionTester.request(
+                dev.tollgate.admission.conversion.ConversionVersion.V1, ProbeConversion.GROUP + "/v2",
+                ConversionGateTest.probe("slow", "sleep-ms", "30000"));
+        given().contentType("application/json").body(dev.tollgate.testing.Manifests.toJson(review))
+                .post("/probe-conversion").then().statusCode(500).body("kind", equalTo("Status"))
+                .body("message", containsString("did not answer within the deadline"));
+    }
 }

@@ -54,6 +54,22 @@ class TokenAuthTest {
     }
 
     @Test
+    void conversionFunctionsAreBehindTheSameChecks() {
+        var review = dev.tollgate.testing.ConversionTester.request(
+                dev.tollgate.admission.conversion.ConversionVersion.V1, ProbeConversion.GROUP + "/v2",
+                ConversionGateTest.probe("a"));
+        String body = dev.tollgate.testing.Manifests.toJson(review);
+        String path = "/" + AuthProfiles.PATH_TOKEN + "/probe-conversion";
+        given().contentType("application/json").header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)
+                .body(body).post(path).then().statusCode(200)
+                .body("response.uid", equalTo(review.path("request").path("uid").asText()))
+                .body("response.result.status", equalTo("Success"));
+        assertRefused(given().contentType("application/json").header("Authorization", "Bearer "
+                + AuthProfiles.BEARER_OLD).body(body).post("/probe-conversion"));
+        assertRefused(given().contentType("application/json").body(body).post(path));
+    }
+
+    @Test
     void pathTokenIsStrippedBeforeDispatch() {
         given().contentType("application/json").header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)
                 .body("{}").post("/" + AuthProfiles.PATH_TOKEN + "/no-such-policy")

@@ -15,13 +15,25 @@ import dev.tollgate.admission.registration.WebhookRegistration;
 /**
  * The webhook entries of the functions bundled with the simulator: every {@value Registrations#CLASSPATH_LOCATION}
  * on the class path (each function jar packages its own), so the catalog always matches the code that serves it.
+ * Admission entries ({@link #registrations()}) become webhook configurations; conversion entries
+ * ({@link #conversions()}) belong in a CRD's {@code spec.conversion} and are what {@code tollgate convert} plays.
  */
 public final class BundleCatalog {
 
     private BundleCatalog() {
     }
 
+    /** The admission webhook entries (validating and mutating), by function. */
     public static List<WebhookRegistration> registrations() {
+        return all().stream().filter(r -> !r.conversion()).toList();
+    }
+
+    /** The CRD conversion entries, by function. */
+    public static List<WebhookRegistration> conversions() {
+        return all().stream().filter(WebhookRegistration::conversion).toList();
+    }
+
+    private static List<WebhookRegistration> all() {
         List<WebhookRegistration> out = new ArrayList<>();
         ClassLoader cl = Thread.currentThread().getContextClassLoader();
         try {

@@ -129,7 +129,7 @@ public final class Configurations {
      * Renders one MutatingWebhookConfiguration and one ValidatingWebhookConfiguration (named {@value #RENDERED_NAME})
      * from the functions' registrations, as the Terraform module does: each entry's webhook fields, a
      * {@code clientConfig.url} of the function's base URL plus the entry's path, and the excluded namespaces added
-     * to its namespaceSelector.
+     * to its namespaceSelector. Conversion entries are left out: they are not admission webhooks.
      *
      * @param baseUrl  the base URL serving a function (by function name), without a trailing slash
      * @param caBundle PEM text the API server should trust for these URLs, or empty for the system roots
@@ -141,6 +141,10 @@ public final class Configurations {
         List<WebhookRegistration> sorted = registrations.stream()
                 .sorted(Comparator.comparing(WebhookRegistration::function)).toList();
         for (WebhookRegistration r : sorted) {
+            if (r.conversion()) {
+                // A CRD's spec.conversion, not an admission webhook (terraform/modules/crd-conversion renders it).
+                continue;
+            }
             String kind = r.mutating() ? MUTATING : VALIDATING;
             ObjectNode config = byKind.computeIfAbsent(kind, k -> {
                 ObjectNode c = f.objectNode();

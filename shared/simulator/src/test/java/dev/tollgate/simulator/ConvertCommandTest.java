@@ -25,6 +25,7 @@ import dev.tollgate.admission.conversion.ConversionCodec;
 import dev.tollgate.admission.conversion.ConversionHandler;
 import dev.tollgate.admission.conversion.ConversionResult;
 import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.functions.crdconversion.DatabaseConversion;
 import dev.tollgate.simulator.cli.ConvertCommand;
 import picocli.CommandLine;
@@ -57,6 +58,26 @@ class ConvertCommandTest {
         } finally {
             System.setOut(original);
         }
+    }
+
+    /** The bundled conversion entry is a CRD's spec.conversion: never rendered as an admission webhook. */
+    @Test
+    void theBundledConversionEntryIsNoAdmissionWebhook() {
+        List<WebhookRegistration> conversions = BundleCatalog.conversions();
+        assertEquals(List.of("databases.data.tollgate.dev"), conversions.stream().map(WebhookRegistration::name)
+                .toList());
+        assertTrue(BundleCatalog.registrations().stream().noneMatch(WebhookRegistration::conversion));
+        List<WebhookRegistration> everything = new java.util.ArrayList<>(BundleCatalog.registrations());
+        everything.addAll(conversions);
+        Configurations rendered = Configurations.render(everything, f -> "https://functions.example", "", List.of());
+        int webhooks = 0;
+        for (JsonNode config : rendered.objects()) {
+            for (JsonNode w : config.path("webhooks")) {
+                webhooks++;
+                assertTrue(!w.path("clientConfig").path("url").asText().endsWith("/crd-conversion"), w.toString());
+            }
+        }
+        assertEquals(BundleCatalog.registrations().size(), webhooks, "one webhook per admission entry");
     }
 
     @Test

@@ -294,6 +294,31 @@ class EndToEndTest {
         return BundleCatalog.registrations().stream().anyMatch(r -> r.function().equals(function));
     }
 
+    /** tollgate convert --url against the bundle's conversion function: Funqy behind the runtime's gate, over TLS. */
+    @Test
+    void convertsTheCrdExamplesWithTheBundlesConversionFunction() {
+        Path examples = Path.of(System.getProperty("tollgate.root.dir", "../.."))
+                .resolve("functions/crd-conversion/examples");
+        String url = "https://127.0.0.1:" + bundlePort + "/crd-conversion";
+        PrintStream original = System.out;
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            exit = new CommandLine(new dev.tollgate.simulator.cli.ConvertCommand(() -> {
+                throw new AssertionError("the in-process policy must not be used when --url is given");
+            })).execute("--to", "data.tollgate.dev/v1alpha1", "--review-version", "v1beta1", "--url", url,
+                    "--ca-file", certs.certFile.toString(), examples.toString());
+        } finally {
+            System.setOut(original);
+        }
+        String out = buffer.toString(StandardCharsets.UTF_8);
+        assertEquals(0, exit, out);
+        assertTrue(out.contains("CONVERTED by " + url), out);
+        assertTrue(out.contains("opensearch:2.13"), "search.v1.yaml in v1alpha1: " + out);
+        assertTrue(out.endsWith("3 objects: 2 converted, 1 unchanged, 0 failed\n"), out);
+    }
+
     @Test
     void reviewsTheExamplesAgainstTheBundleOverHttps() throws Exception {
         Run run = jsonRun();

@@ -104,6 +104,86 @@ public class ${className} implements MutatingPolicy {
         return Collections.unmodifiableMap(labels);
     }
 }
+#elseif ($type == 'conversion')
+#set ($crdGroup = $crd.substring($crd.indexOf('.') + 1))
+#set ($versionList = [])
+#foreach ($raw in $versions.split(','))
+#set ($ignored = $versionList.add($raw.trim()))
+#end
+package ${package};
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.conversion.ConversionException;
+import dev.tollgate.admission.conversion.ConversionPolicy;
+import dev.tollgate.runtime.IncomingConversion;
+import dev.tollgate.runtime.ReviewAnswer;
+import io.quarkus.funqy.Funq;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The CRD conversion webhook of {@code ${crd}}: converts its objects between the versions in {@code VERSIONS}
+ * (oldest first). The API server calls it whenever it reads or writes an object in a version other than the one
+ * stored; the library decodes the ConversionReview, calls {@code convert} once per object and checks each result
+ * against the API server's rules (same kind, only labels and annotations of metadata changed, ...).
+ *
+ * <p>This is the example rule the Tollgate archetype generated: in the newest version {@code spec.size} is called
+ * {@code spec.replicas}; everything else is the same in every version. Replace the body of {@code convert} with your
+ * own. Keep it lossless both ways: what an older version cannot hold goes into an annotation and comes back from it.
+ * Throw a {@link ConversionException} for an object you cannot convert: the whole review fails with its message.
+ */
+@ApplicationScoped
+public class ${className} implements ConversionPolicy {
+
+    public static final String GROUP = "${crdGroup}";
+    /** The CRD's versions, oldest first (webhook.yaml lists the same). */
+    public static final List<String> VERSIONS = List.of(#foreach ($v in $versionList)"$v"#if ($foreach.hasNext), #end#end);
+    static final String NEWEST = VERSIONS.get(VERSIONS.size() - 1);
+
+    @Override
+    public String name() {
+        return "${artifactId}";
+    }
+
+    /**
+     * The Funqy function: Funqy HTTP serves it at /${artifactId}. Tollgate's runtime admits each request first
+     * (caller check, limits, budget, deadline) and decodes the ConversionReview; this hands it to the policy below.
+     */
+    @Funq("${artifactId}")
+    public Uni<ReviewAnswer> ${funqMethod}(IncomingConversion review) {
+        return review.answer(this);
+    }
+
+    @Override
+    public ObjectNode convert(ObjectNode object, String desiredApiVersion) throws ConversionException {
+        String from = version(object.path("apiVersion").asText(""));
+        String to = version(desiredApiVersion);
+        if (object.path("spec").isObject()) {
+            ObjectNode spec = (ObjectNode) object.get("spec");
+            if (from.equals(NEWEST) && !to.equals(NEWEST) && spec.has("replicas")) {
+                spec.set("size", spec.remove("replicas"));
+            } else if (!from.equals(NEWEST) && to.equals(NEWEST) && spec.has("size")) {
+                spec.set("replicas", spec.remove("size"));
+            }
+        }
+        return object.put("apiVersion", desiredApiVersion);
+    }
+
+    /** The version of one of this CRD's apiVersions ({@code <group>/<version>}); anything else is refused. */
+    private static String version(String apiVersion) throws ConversionException {
+        int slash = apiVersion.indexOf('/');
+        if (slash < 0 || !apiVersion.substring(0, slash).equals(GROUP)
+                || !VERSIONS.contains(apiVersion.substring(slash + 1))) {
+            throw new ConversionException("apiVersion " + apiVersion + " is not one of " + GROUP + "/"
+                    + String.join(", ", VERSIONS));
+        }
+        return apiVersion.substring(slash + 1);
+    }
+}
 #else
 package ${package};
 

@@ -1,3 +1,91 @@
+#if ($type == 'conversion')
+#set ($crdGroup = $crd.substring($crd.indexOf('.') + 1))
+package ${package};
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.AdmissionLimits;
+import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.testing.ConversionTester;
+import dev.tollgate.testing.MalformedConversionRequests;
+import dev.tollgate.testing.MalformedRequests;
+import dev.tollgate.testing.Manifests;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+/**
+ * The function as the API server sees it: the packaged application over HTTP, both ConversionReview versions (each
+ * answer re-checked with the API server's rules), malformed input, health.
+ */
+@QuarkusTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ${className}HttpTest {
+
+    private static final String PATH = "/${artifactId}";
+    private static final String NEWEST = "${crdGroup}/" + ${className}.NEWEST;
+
+    private static ConversionTester.Conversion convert(ConversionVersion version, String desired, ObjectNode object) {
+        ObjectNode sent = ConversionTester.request(version, desired, object);
+        Response r = given().contentType("application/json").body(Manifests.toJson(sent)).post(PATH);
+        return ConversionTester.Conversion.checked(sent, r.statusCode(), r.asByteArray());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConversionVersion.class)
+    void convertsToTheNewestVersionAndBack(ConversionVersion version) {
+        String oldest = ${className}.VERSIONS.get(0);
+        ObjectNode newest = convert(version, NEWEST, ${className}Test.object(oldest)).assertConverted()
+                .assertObject(0, ${className}Test.object(${className}.NEWEST)).object(0).deepCopy();
+        var back = convert(version, "${crdGroup}/" + oldest, newest).assertConverted();
+        back.assertObject(0, ${className}Test.object(oldest));
+        assertEquals(version.apiVersion(), back.review().path("apiVersion").asText(), "answered in its version");
+    }
+
+    static List<MalformedRequests.Case> malformed() {
+        return MalformedConversionRequests.cases(${className}Test.object(${className}.VERSIONS.get(0)), NEWEST,
+                AdmissionLimits.DEFAULTS.maxBodyBytes());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformed")
+    @Order(1)
+    void refusesMalformedRequestWithAStatus(MalformedRequests.Case badRequest) {
+        badRequest.assertRefused(PATH);
+    }
+
+    @Test
+    @Order(2)
+    void stillServingAfterBadRequests() {
+        convert(ConversionVersion.V1, NEWEST, ${className}Test.object(${className}.VERSIONS.get(0))).assertConverted();
+    }
+
+    @Test
+    void unknownPathsAreAJson404() {
+        given().contentType("application/json").body("{}").post("/${artifactId}/no-such-path")
+                .then().statusCode(404).body("code", equalTo(404));
+    }
+
+    @Test
+    void healthEndpointsAnswer() {
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    }
+}
+#else
 package ${package};
 
 import static io.restassured.RestAssured.given;
@@ -95,7 +183,7 @@ class ${className}HttpTest {
     @Test
     void unknownPathsAreAJson404() {
         given().contentType("application/json").body("{}").post("/${artifactId}/no-such-path")
-                .then().statusCode(404).body("status", equalTo(404));
+                .then().statusCode(404).body("kind", equalTo("Status")).body("code", equalTo(404));
     }
 
     @Test
@@ -104,3 +192,4 @@ class ${className}HttpTest {
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
     }
 }
+#end

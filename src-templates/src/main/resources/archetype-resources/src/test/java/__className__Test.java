@@ -1,3 +1,100 @@
+#if ($type == 'conversion')
+#set ($crdGroup = $crd.substring($crd.indexOf('.') + 1))
+package ${package};
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.registration.RegistrationValidator;
+import dev.tollgate.admission.registration.Registrations;
+import dev.tollgate.admission.registration.WebhookRegistration;
+import dev.tollgate.testing.ConversionTester;
+import dev.tollgate.testing.Manifests;
+
+/**
+ * The conversion in process: no HTTP, both ConversionReview versions, every answer re-checked against the API
+ * server's rules by {@link ConversionTester}.
+ */
+class ${className}Test {
+
+    private static final String OLDEST = ${className}.VERSIONS.get(0);
+    private static final String NEWEST = ${className}.NEWEST;
+
+    private final ConversionTester tester = ConversionTester.of(new ${className}());
+
+    /** One object of the CRD in {@code version}, as the API server would send it. */
+    static ObjectNode object(String version) {
+        String size = version.equals(NEWEST) ? "replicas" : "size";
+        return Manifests.parse("apiVersion: ${crdGroup}/" + version + "\nkind: Widget\n"
+                + "metadata: {name: blue, namespace: shop, uid: 0c0ffee0-1, resourceVersion: \"7\", labels: {team: a}}\n"
+                + "spec: {" + size + ": 3, colour: blue}\n");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConversionVersion.class)
+    void convertsUpAndDownInTheReviewVersionReceived(ConversionVersion version) {
+        tester.version(version).convert("${crdGroup}/" + NEWEST, object(OLDEST)).assertConverted()
+                .assertObject(0, object(NEWEST));
+        tester.version(version).convert("${crdGroup}/" + OLDEST, object(NEWEST)).assertConverted()
+                .assertObject(0, object(OLDEST));
+    }
+
+    @Test
+    void everyPairOfVersionsRoundTripsLosslessly() {
+        for (String from : ${className}.VERSIONS) {
+            for (String via : ${className}.VERSIONS) {
+                if (!from.equals(via)) {
+                    tester.assertLossless(object(from), "${crdGroup}/" + via);
+                }
+            }
+        }
+    }
+
+    @Test
+    void convertsSeveralObjectsInOrder() {
+        ObjectNode red = object(OLDEST);
+        ((ObjectNode) red.get("metadata")).put("name", "red");
+        var answer = tester.convert("${crdGroup}/" + NEWEST, object(OLDEST), red).assertConverted();
+        assertEquals("blue", answer.object(0).path("metadata").path("name").asText());
+        assertEquals("red", answer.object(1).path("metadata").path("name").asText());
+    }
+
+    @Test
+    void anObjectOfAnotherGroupFailsTheWholeReview() {
+        ObjectNode foreign = object(OLDEST);
+        foreign.put("apiVersion", "other.example.com/" + OLDEST);
+        tester.convert("${crdGroup}/" + NEWEST, object(OLDEST), foreign).assertFailed()
+                .withMessageContaining("objects[1]").withMessageContaining("is not one of ${crdGroup}/");
+    }
+
+    /** webhook.yaml follows the API server's rules (what the Terraform catalog checks too) and names this policy. */
+    @Test
+    void webhookYamlIsAValidRegistrationOfThisPolicy() throws IOException {
+        List<WebhookRegistration> entries;
+        try (InputStream in = Files.newInputStream(Path.of(Registrations.FILE_NAME))) {
+            entries = Registrations.read("${artifactId}", in, Registrations.FILE_NAME);
+        }
+        assertEquals(1, entries.size());
+        WebhookRegistration entry = entries.get(0);
+        assertEquals(List.of(), RegistrationValidator.validateDeclared(entry));
+        assertEquals(WebhookRegistration.Type.conversion, entry.type());
+        assertEquals("/" + new ${className}().name(), entry.path());
+        assertEquals(${className}.VERSIONS, entry.versions());
+    }
+}
+#else
 package ${package};
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -181,3 +278,4 @@ class ${className}Test {
         assertEquals(WebhookRegistration.Type.${type}, entry.type());
     }
 }
+#end

@@ -1,5 +1,6 @@
 package dev.tollgate.functions.allinone;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,10 +14,12 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.conversion.ConversionVersion;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.runtime.PolicyDirectory;
 import dev.tollgate.runtime.RegistrationCheck;
 import dev.tollgate.testing.AdmissionHttp;
+import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.Pods;
 import dev.tollgate.testing.ReviewBuilder;
@@ -36,9 +39,11 @@ class AllInOneTest {
     void servesEveryFunctionWhoseRegistrationItCarries() {
         Set<String> served = policies.all().stream().map(AdmissionPolicy::name).collect(Collectors.toCollection(
                 TreeSet::new));
+        policies.conversions().forEach(c -> served.add(c.name()));
         Set<String> declared = registrations.registrations().stream().map(WebhookRegistration::function)
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertTrue(served.containsAll(Set.of("require-labels", "always-pull-images")), "served: " + served);
+        assertTrue(served.containsAll(Set.of("require-labels", "always-pull-images", "crd-conversion")),
+                "served: " + served);
         assertEquals(served, declared, "every bundled function must come with its packaged webhook.yaml");
     }
 
@@ -46,10 +51,32 @@ class AllInOneTest {
     void everyDeclaredPathAnswersAReview() {
         assertFalse(registrations.registrations().isEmpty());
         for (WebhookRegistration r : registrations.registrations()) {
+            if (r.conversion()) {
+                continue; // a ConversionReview, below
+            }
             AdmissionHttp function = r.mutating() ? AdmissionHttp.mutating(r.path()) : AdmissionHttp.validating(r.path());
             // Any verdict will do here: the point is that the path answers with a review the API server accepts.
             function.review(ReviewBuilder.create(Pods.minimal("probe")));
         }
+    }
+
+    /** The CRD conversion function is served at its declared path, behind the same gate. */
+    @Test
+    void theConversionEntryAnswersAConversionReview() {
+        WebhookRegistration conversion = registrations.registrations().stream().filter(WebhookRegistration::conversion)
+                .findFirst().orElseThrow();
+        assertEquals("databases.data.tollgate.dev", conversion.crd());
+        var sent = ConversionTester.request(ConversionVersion.V1BETA1, "data.tollgate.dev/v1", Manifests.parse("""
+                apiVersion: data.tollgate.dev/v1alpha1
+                kind: Database
+                metadata: {name: orders, namespace: shop}
+                spec: {engine: "postgres:16.2", storageSize: 20Gi}
+                """));
+        var r = given().contentType("application/json").body(Manifests.toJson(sent)).post(conversion.path());
+        var converted = ConversionTester.Conversion.checked(sent, r.statusCode(), r.asByteArray()).assertConverted()
+                .object(0);
+        assertEquals("postgres", converted.path("spec").path("engine").path("name").asText());
+        assertEquals("disable", converted.path("spec").path("tlsMode").asText());
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,6 +27,8 @@ import dev.tollgate.admission.ReviewDecodeException;
 public final class ConversionCodec {
 
     public static final String KIND = "ConversionReview";
+    /** What a request body must hold, for messages. */
+    private static final String EXPECTED = "a ConversionReview";
 
     private final AdmissionCodec json;
 
@@ -52,7 +55,15 @@ public final class ConversionCodec {
 
     /** Parses and validates a review request body. */
     public ConversionReview decode(byte[] body) throws ReviewDecodeException {
-        return decode(json.parseBody(body, "a ConversionReview"));
+        return decode(json.parseBody(body, EXPECTED));
+    }
+
+    /**
+     * Reads one review from a parser positioned before it (e.g. Funqy HTTP's, handed to a deserializer) and validates
+     * it, exactly as {@link AdmissionCodec#decode(JsonParser)} does for admission.
+     */
+    public ConversionReview decode(JsonParser parser) throws ReviewDecodeException {
+        return decode(json.readDocument(parser, EXPECTED));
     }
 
     /** Validates an already parsed review request. */

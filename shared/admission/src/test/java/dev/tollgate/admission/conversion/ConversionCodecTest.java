@@ -117,6 +117,27 @@ class ConversionCodecTest {
         assertEquals("request.uid: required", body.path("message").asText());
     }
 
+    /** A parser the codec's mapper made (as Funqy HTTP's is, through the runtime) reads the same review. */
+    @Test
+    void decodesFromAParserAsFromBytes() throws Exception {
+        String body = review("apiextensions.k8s.io/v1beta1", REQUEST);
+        try (var parser = codec.mapper().createParser(bytes(body))) {
+            ConversionReview review = codec.decode(parser);
+            assertEquals(codec.decode(bytes(body)), review);
+        }
+        try (var parser = codec.mapper().createParser(bytes(body + " {}"))) {
+            ReviewDecodeException e = assertThrows(ReviewDecodeException.class, () -> codec.decode(parser));
+            assertTrue(e.getMessage().startsWith("body is not valid JSON: data after the ConversionReview (line "),
+                    e.getMessage());
+        }
+        try (var parser = codec.mapper().createParser(bytes("{\"a\":1,\"a\":2}"))) {
+            ReviewDecodeException e = assertThrows(ReviewDecodeException.class, () -> codec.decode(parser));
+            assertTrue(e.getMessage().contains("Duplicate field 'a'"), e.getMessage());
+        }
+        assertEquals("empty body: expected a ConversionReview JSON object", assertThrows(
+                ReviewDecodeException.class, () -> codec.decode(bytes(""))).getMessage());
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

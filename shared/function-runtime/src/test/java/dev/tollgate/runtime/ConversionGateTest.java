@@ -1,0 +1,234 @@
+package dev.tollgate.runtime;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.registration.Registrations;
+import dev.tollgate.admission.registration.WebhookRegistration;
+import dev.tollgate.testing.ConversionTester;
+import dev.tollgate.testing.Manifests;
+import io.quarkus.funqy.runtime.FunctionInvoker;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+/** Conversion functions behind the same gate: served, timed, counted and logged like admission functions. */
+@QuarkusTest
+class ConversionGateTest {
+
+    private static final String PATH = "/probe-conversion";
+    private static final String V2 = ProbeConversion.GROUP + "/v2";
+
+    @Inject
+    PolicyDirectory policies;
+
+    private final List<String> decisions = new CopyOnWriteArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            decisions.add(record.getMessage());
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @BeforeEach
+    void captureDecisions() {
+        Logger.getLogger(DecisionLog.CATEGORY).addHandler(capture);
+    }
+
+    @AfterEach
+    void stopCapture() {
+        Logger.getLogger(DecisionLog.CATEGORY).removeHandler(capture);
+    }
+
+    /** A v1 Probe object whose labels steer {@link ProbeConversion}. */
+    static ObjectNode probe(String name, String... labels) {
+        ObjectNode o = (ObjectNode) Manifests.parse("apiVersion: probe.tollgate.dev/v1\nkind: Probe\n"
+                + "metadata: {name: " + name + ", namespace: shop, uid: 0d1c5e7a-1}\nspec: {size: 3}\n");
+        ObjectNode l = ((ObjectNode) o.get("metadata")).putObject("labels");
+        for (int i = 0; i < labels.length; i += 2) {
+            l.put(labels[i], labels[i + 1]);
+        }
+        return o;
+    }
+
+    private static Response post(JsonNode review) {
+        return given().contentType("application/json").body(Manifests.toJson(review)).post(PATH);
+    }
+
+    private static ConversionTester.Conversion convert(ConversionVersion version, JsonNode... objects) {
+        ObjectNode sent = ConversionTester.request(version, V2, objects);
+        Response r = post(sent);
+        return ConversionTester.Conversion.checked(sent, r.statusCode(), r.asByteArray());
+    }
+
+    @Test
+    void theConversionIsAFunqyFunctionTakingTheDecodedConversionReview() {
+        FunctionInvoker invoker = FunqyFunctions.invoker("probe-conversion");
+        assertNotNull(invoker, "Funqy's registry holds the conversion function");
+        assertEquals(IncomingConversion.class, invoker.getInputType());
+        assertEquals(List.of("probe-conversion"), policies.conversions().stream().map(p -> p.name()).toList());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConversionVersion.class)
+    void convertsInTheReviewVersionReceived(ConversionVersion version) {
+        var answer = convert(version, probe("a"), probe("b")).assertConverted();
+        assertEquals(version.apiVersion(), answer.review().path("apiVersion").asText());
+        assertEquals(3, answer.object(0).path("spec").path("capacity").asInt());
+        assertEquals("b", answer.object(1).path("metadata").path("name").asText());
+    }
+
+    @Test
+    void aRefusedObjectFailsTheReviewAndIsCountedAsFailed() {
+        String before = Probe.metrics();
+        convert(ConversionVersion.V1, probe("a"), probe("b", "probe", "refuse")).assertFailed()
+                .withMessageContaining("objects[1] (Probe shop/b, probe.tollgate.dev/v1): cannot convert to "
+                        + V2 + ": probe refuses");
+        String[] labels = { "function=\"probe-conversion\"", "operation=\"CONVERT\"", "kind=\"Probe\"",
+                "verdict=\"failed\"" };
+        assertEquals(1, Probe.metric(Probe.metrics(), "tollgate_reviews_total", labels)
+                - Probe.metric(before, "tollgate_reviews_total", labels));
+        JsonNode line = lastDecision();
+        assertEquals("failed", line.path("verdict").asText());
+        assertEquals(2, line.path("objectCount").asInt());
+        assertTrue(line.path("error").asText().contains("probe refuses"), line.toString());
+    }
+
+    @Test
+    void aConversionTheApiServerWouldRejectIsAFailureNotAnAnswer() {
+        convert(ConversionVersion.V1, probe("a", "probe", "rename")).assertFailed()
+                .withMessageContaining("is invalid");
+        assertEquals("invalid", lastDecision().path("verdict").asText());
+    }
+
+    @Test
+    void aPolicyThatThrowsIsA500StatusAndCounted() {
+        String before = Probe.metrics();
+        post(ConversionTester.request(ConversionVersion.V1, V2, probe("a", "probe", "throw"))).then()
+                .statusCode(500).body("kind", equalTo("Status"))
+                .body("message", equalTo("conversion policy probe-conversion failed: IllegalStateException"));
+        String[] labels = { "function=\"probe-conversion\"", "verdict=\"error\"", "kind=\"Probe\"" };
+        assertEquals(1, Probe.metric(Probe.metrics(), "tollgate_reviews_total", labels)
+                - Probe.metric(before, "tollgate_reviews_total", labels));
+    }
+
+    @Test
+    void aConversionOverrunningTheDeadlineIsAnswered500AndCounted() {
+        String before = Probe.metrics();
+        ObjectNode sent = ConversionTester.request(ConversionVersion.V1, V2, probe("slow", "sleep-ms", "30000"));
+        post(sent).then().statusCode(500).body("kind", equalTo("Status"))
+                .body("message", containsString("did not answer within the deadline of 1000 ms"));
+        String after = Probe.metrics();
+        assertEquals(1, Probe.metric(after, "tollgate_deadline_overruns_total", "function=\"probe-conversion\"")
+                - Probe.metric(before, "tollgate_deadline_overruns_total", "function=\"probe-conversion\""));
+        JsonNode line = lastDecision();
+        assertTrue(line.path("deadlineExceeded").asBoolean(), line.toString());
+        assertEquals(sent.path("request").path("uid").asText(), line.path("uid").asText());
+        assertEquals("CONVERT", line.path("operation").asText());
+        // And the function still answers.
+        convert(ConversionVersion.V1, probe("after")).assertConverted();
+    }
+
+    @Test
+    void oneDecisionLineWithoutObjectContent() {
+        ObjectNode sent = ConversionTester.request(ConversionVersion.V1BETA1, V2, probe("a", "secret-ish", "do-not-log"));
+        post(sent).then().statusCode(200);
+        JsonNode line = lastDecision();
+        assertEquals(sent.path("request").path("uid").asText(), line.path("uid").asText());
+        assertEquals("probe-conversion", line.path("function").asText());
+        assertEquals("CONVERT", line.path("operation").asText());
+        assertEquals("Probe", line.path("kind").asText());
+        assertEquals(V2, line.path("desiredAPIVersion").asText());
+        assertEquals(1, line.path("objectCount").asInt());
+        assertEquals("converted", line.path("verdict").asText());
+        assertEquals(200, line.path("status").asInt());
+        assertFalse(line.toString().contains("do-not-log"), "no object content: " + line);
+    }
+
+    @Test
+    void badRequestsNameTheConversionReviewAndAreCounted() {
+        String before = Probe.metrics();
+        given().contentType("application/json").body("[]").post(PATH).then().statusCode(400)
+                .body("message", equalTo("body is not a JSON object: expected a ConversionReview"));
+        given().contentType("application/json").body("{}").post(PATH).then().statusCode(400)
+                .body("message", equalTo("apiVersion: required"));
+        given().contentType("application/json").body("{\"a\":1} {}").post(PATH).then().statusCode(400)
+                .body("message", containsString("data after the ConversionReview"));
+        given().get(PATH).then().statusCode(405).header("Allow", "POST")
+                .body("message", equalTo("method GET not allowed: POST a ConversionReview"));
+        assertEquals(4, Probe.metric(Probe.metrics(), "tollgate_bad_requests_total",
+                "function=\"probe-conversion\"") - Probe.metric(before, "tollgate_bad_requests_total",
+                        "function=\"probe-conversion\""));
+        // An AdmissionReview is not a ConversionReview, and the other way round.
+        post(Manifests.parse(Probe.body())).then().statusCode(400)
+                .body("message", containsString("expected apiextensions.k8s.io/v1 or apiextensions.k8s.io/v1beta1"));
+        given().contentType("application/json").body(Manifests.toJson(ConversionTester.request(ConversionVersion.V1,
+                V2, probe("a")))).post("/probe").then().statusCode(400)
+                .body("message", containsString("expected admission.k8s.io/v1 or admission.k8s.io/v1beta1"));
+    }
+
+    @Test
+    void registrationsMustPointAtAPolicyOfTheirType() {
+        List<WebhookRegistration> entries = Registrations.read("probe", new java.io.ByteArrayInputStream("""
+                type: conversion
+                path: /probe-conversion
+                crd: probes.probe.tollgate.dev
+                versions: [v1, v2]
+                conversionReviewVersions: [v1, v1beta1]
+                ---
+                type: conversion
+                path: /probe
+                crd: others.probe.tollgate.dev
+                versions: [v1, v2]
+                conversionReviewVersions: [v1]
+                ---
+                type: validating
+                path: /probe-conversion
+                name: probe.tollgate.dev
+                rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+                sideEffects: None
+                admissionReviewVersions: [v1]
+                """.getBytes()), "test");
+        assertEquals(List.of("others.probe.tollgate.dev (conversion) -> /probe",
+                "probe.tollgate.dev (validating) -> /probe-conversion"), RegistrationCheck.unserved(entries, policies));
+    }
+
+    private JsonNode lastDecision() {
+        assertFalse(decisions.isEmpty(), "a decision line was logged");
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(decisions.get(decisions.size() - 1));
+        } catch (java.io.IOException e) {
+            throw new AssertionError("decision line is not JSON: " + decisions.get(decisions.size() - 1), e);
+        }
+    }
+}
