@@ -3,6 +3,7 @@ package dev.tollgate.runtime;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -291,7 +292,7 @@ public class FunctionGate {
      * already answered or its body was refused, then claims the answer for Funqy to write.
      */
     private Uni<ReviewAnswer> serve(ReviewCall call, String function, ReviewDecodeException refused,
-            java.util.function.Supplier<CallResult> policy) {
+            Supplier<CallResult> policy) {
         try {
             if (call.answered.get()) {
                 return Uni.createFrom().nothing(); // the deadline passed while this request waited for a worker
