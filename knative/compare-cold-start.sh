@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Cold start and warm-up of one function, in every way it can ship, against a trivial Funqy function packaged the
+# default way, on the same machine in one run:
+#
+#   baseline   knative/cold-start/baseline: a fresh Quarkus Funqy project, fast-jar, `java -jar` (JDK on the PATH)
+#   jvm        the function's fast-jar, `java -jar` with no flags (JDK on the PATH), as before issue 13
+#   jvm-aot    the function's aot-jar on JDK 25 with its AOT cache (trained by the function's *IT), JVM_AOT_FLAGS
+#   native     the native executable (functions/<f>/target/<f>-*-runner), when it has been built
+#
+# For each: `runs` cold starts, process start to the first answered AdmissionReview (HTTP 200 from the policy path,
+# a 4.8 KB pod review), median/min/max, RSS after that first review; then `runs` more starts, each followed at once
+# by `wrk -t1 -c16 -d10s` with the same review: requests answered in the first 10 s of traffic (median).
+#
+#   knative/compare-cold-start.sh [function] [runs]          (defaults: require-labels 5)
+#   BUILD=0 ...     reuse the builds in target/cold-start/ and functions/<f>/target/quarkus-app (default: build
+#                   every variant first; the AOT jar is built last and stays in the function's target)
+#   NATIVE=path     the native executable to measure (default: the one in functions/<f>/target)
+#   VARIANTS="baseline jvm jvm-aot native"   a subset, in this order
+set -euo pipefail
+
+function=${1:-require-labels}
+runs=${2:-5}
+root=$(cd "$(dirname "$0")/.." && pwd)
+java25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64}
+# Small-container JVM flags (knative/README.md explains each); the JVM launch paths add them through JAVA_TOOL_OPTIONS.
+jvm_aot_flags=${JVM_AOT_FLAGS:--XX:+UseSerialGC -Xss512k -XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50}
+variants=${VARIANTS:-baseline jvm jvm-aot native}
+port=${PORT:-18090}
+token=cold-start-measurement-token
+review="$root/knative/cold-start/pod-review.v1.json"
+work="$root/target/cold-start/$function"
+# The AOT cache holds the application's absolute paths: it is used where it was trained (in an image: /deployments).
+aot="$root/functions/$function/target/quarkus-app"
+path=$(sed -n 's/^path: *//p' "$root/functions/$function/webhook.yaml" | head -n 1)
+[ -n "$path" ] || { echo "no path in functions/$function/webhook.yaml" >&2; exit 2; }
+command -v wrk >/dev/null || { echo "wrk is not on the PATH" >&2; exit 2; }
+config=()
+case "$function" in
+  cel-policy) config=("-Dtollgate.cel-policy.config=$root/functions/cel-policy/examples") ;;
+  cel-mutate) config=("-Dtollgate.cel-mutate.config=$root/functions/cel-mutate/examples") ;;
+  all-in-one) config=("-Dtollgate.cel-policy.config=$root/functions/cel-policy/examples"
+                      "-Dtollgate.cel-mutate.config=$root/functions/cel-mutate/examples") ;;
+esac
+
+mvn() { (cd "$root" && ./mvnw -B -q "$@"); }
+if [ "${BUILD:-1}" = 1 ]; then
+  rm -rf "$work"; mkdir -p "$work"
+  echo "building the baseline, the function's fast-jar and its AOT jar (JDK 25, trained by its *IT) ..."
+  mvn -f knative/cold-start/baseline/pom.xml package -DskipTests
+  cp -a "$root/knative/cold-start/baseline/target/quarkus-app" "$work/baseline"
+  mvn -pl "functions/$function" -am package -DskipTests
+  cp -a "$root/functions/$function/target/quarkus-app" "$work/jvm"
+  JAVA_HOME=$java25 mvn -pl "functions/$function" -am verify -Dquarkus.package.jar.aot.enabled=true \
+    -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
+  [ -f "$aot/app.aot" ] || { echo "no app.aot was written: is $java25 a JDK 25?" >&2; exit 1; }
+fi
+native=${NATIVE:-$(ls "$root/functions/$function/target/$function"-*-runner 2>/dev/null | head -n 1 || true)}
+
+# The command line of a variant (the function's own settings as in the Knative manifests: a path token).
+launch() {
+  case "$1" in
+    baseline) echo "java -jar $work/baseline/quarkus-run.jar" ;;
+    jvm)      echo "java ${config[*]} -jar $work/jvm/quarkus-run.jar" ;;
+    jvm-aot)  echo "$java25/bin/java -XX:AOTCache=$aot/app.aot $jvm_aot_flags ${config[*]} -jar $aot/quarkus-run.jar" ;;
+    native)   echo "$native ${config[*]}" ;;
+  esac
+}
+url() {
+  if [ "$1" = baseline ]; then echo "http://127.0.0.1:$port/allow-all"; else echo "http://127.0.0.1:$port/$token$path"; fi
+}
+
+log=$(mktemp); lua=$(mktemp --suffix=.lua)
+trap 'rm -f "$log" "$lua"' EXIT
+cat > "$lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = io.open("$review", "rb"); wrk.body = f:read("*a"); f:close()
+EOF
+
+pid=
+start_one() {   # starts a variant, waits for its first answered review; sets pid, ms, rss_mib
+  local variant=$1 start end
+  start=$(date +%s%N)
+  TOLLGATE_AUTH_PATH_TOKEN_VALUES=$token QUARKUS_HTTP_PORT=$port $(launch "$variant") >"$log" 2>&1 &
+  pid=$!
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+      --data-binary @"$review" "$(url "$variant")" || true)" = 200 ]; do
+    if ! kill -0 "$pid" 2>/dev/null; then echo "$variant exited:" >&2; cat "$log" >&2; exit 1; fi
+  done
+  end=$(date +%s%N)
+  ms=$(( (end - start) / 1000000 ))
+  rss_mib=$(( $(ps -o rss= -p "$pid" | tr -d ' ') / 1024 ))
+}
+stop_one() { kill "$pid"; wait "$pid" 2>/dev/null || true; }
+median() { local s; s=($(printf '%s\n' "$@" | sort -n)); local n=${#s[@]}
+  if (( n % 2 )); then echo "${s[$((n / 2))]}"; else echo $(( (s[n / 2 - 1] + s[n / 2]) / 2 )); fi; }
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; function=$function runs=$runs"
+echo "review: $(wc -c < "$review") bytes; java on the PATH: $(java -version 2>&1 | head -n 1)"
+printf '%-9s %10s %10s %10s %9s %14s\n' variant "start ms" min max "RSS MiB" "10 s requests"
+for variant in $variants; do
+  if [ "$variant" = native ] && [ -z "$native" ]; then echo "native: no executable in functions/$function/target"; continue; fi
+  starts=(); rsss=(); counts=()
+  for _ in $(seq 1 "$runs"); do start_one "$variant"; starts+=("$ms"); rsss+=("$rss_mib"); stop_one; done
+  for _ in $(seq 1 "$runs"); do
+    start_one "$variant"
+    counts+=("$(wrk -t1 -c16 -d10s -s "$lua" "$(url "$variant")" | awk '/requests in/ {print $1}')")
+    stop_one
+  done
+  sorted=($(printf '%s\n' "${starts[@]}" | sort -n))
+  printf '%-9s %10s %10s %10s %9s %14s\n' "$variant" "$(median "${starts[@]}")" "${sorted[0]}" \
+    "${sorted[$((runs - 1))]}" "$(median "${rsss[@]}")" "$(median "${counts[@]}")"
+  echo "  $(launch "$variant")" | sed "s#$root/##g"
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
