@@ -425,9 +425,11 @@ public final class Simulator implements AutoCloseable {
             return null;
         }
         long micros = micros(start);
-        if (answer.status() != 200) {
-            failed(hook, round, trace, "failed to call webhook: the server responded with HTTP " + answer.status()
-                    + errorMessage(answer.body()), micros);
+        if (!ClientErrors.isAnswer(answer.status())) {
+            // The API server's words (mutating/dispatcher.go, validating/dispatcher.go): "failed to call webhook: "
+            // and client-go's error for the HTTP answer, which relays a Status body's message.
+            failed(hook, round, trace, "failed to call webhook: " + ClientErrors.forResponse(answer.status(),
+                    answer.contentType(), answer.body()), micros);
             return null;
         }
         JsonNode response;
@@ -501,19 +503,6 @@ public final class Simulator implements AutoCloseable {
 
     private static long micros(long start) {
         return Math.max(1, (System.nanoTime() - start) / 1000);
-    }
-
-    private static String errorMessage(byte[] body) {
-        try {
-            JsonNode n = JSON.readTree(body);
-            if (n != null && n.hasNonNull("message")) {
-                return ": " + n.path("message").asText();
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            // not JSON: show the start of the text
-        }
-        String text = new String(body, StandardCharsets.UTF_8).strip();
-        return text.isEmpty() ? "" : ": " + (text.length() > 200 ? text.substring(0, 200) + "..." : text);
     }
 
     private static String resourceText(GroupVersionResource gvr) {

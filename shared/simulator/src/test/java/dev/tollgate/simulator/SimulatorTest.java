@@ -225,7 +225,8 @@ class SimulatorTest {
         fake.on("/down", review -> new WebhookClient.Answer(503, "{\"message\":\"overloaded\"}".getBytes()));
         ManifestReport r = review(List.of(config(true, "m", hook("down.example.com", "/down", ""))), pod("web", ""));
         assertFalse(r.allowed());
-        assertTrue(r.message().contains("HTTP 503: overloaded"), r.message());
+        assertEquals("Internal error occurred: failed calling webhook \"down.example.com\": failed to call webhook: "
+                + "the server is currently unable to handle the request", r.message());
     }
 
     @Test
