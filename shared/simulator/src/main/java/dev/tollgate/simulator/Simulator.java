@@ -29,6 +29,7 @@ import dev.tollgate.admission.GroupVersionResource;
 import dev.tollgate.admission.JsonPatches;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.WarningRecorder;
 import dev.tollgate.admission.match.Rule;
 import dev.tollgate.simulator.CallRecord.Result;
 import dev.tollgate.testing.ResponseChecks;
@@ -177,9 +178,19 @@ public final class Simulator implements AutoCloseable {
         trace.calls.sort(java.util.Comparator.comparing((CallRecord c) -> c.phase().equals("mutating") ? 0 : 1)
                 .thenComparingInt(CallRecord::round).thenComparingInt(CallRecord::index));
         return new ManifestReport(manifest.source(), gvk.kind(), namespace, manifest.name(), op.name(),
-                settings.dryRun(), allowed, code, message, List.copyOf(trace.calls), List.copyOf(trace.warnings),
+                settings.dryRun(), allowed, code, message, List.copyOf(trace.calls), shown(trace.warnings),
                 Map.copyOf(trace.audit), List.copyOf(trace.notes), submitted, op == Operation.DELETE ? null : current,
                 patch);
+    }
+
+    /**
+     * The request's warnings as the client sees them: unknown fields first, then each webhook's in calling order,
+     * through the API server's recorder (deduplicated; cut and dropped only past 4096 characters in total).
+     */
+    private static List<String> shown(List<String> warnings) {
+        WarningRecorder recorder = new WarningRecorder();
+        warnings.forEach(recorder::add);
+        return recorder.warnings();
     }
 
     // ---- mutating ------------------------------------------------------------------------------------------

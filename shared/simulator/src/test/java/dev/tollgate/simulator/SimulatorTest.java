@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
@@ -292,6 +293,42 @@ class SimulatorTest {
         ManifestReport r = review(List.of(config(false, "v", hook("warn.example.com", "/warn", ""))), pod("web", ""));
         assertEquals(List.of("image tag latest is mutable"), r.warnings());
         assertEquals("allowed-with-warning", r.auditAnnotations().get("warn.example.com/decision"));
+    }
+
+    @Test
+    void warningsOfEveryWebhookAreShownWholeUntilTheRequestTotalPasses4096() {
+        // The API server's recorder (apiserver pkg/endpoints/filters/warning.go) covers the whole request: long
+        // warnings are kept whole; once all webhooks' warnings pass 4096 characters, each is cut to 256 and the
+        // rest dropped when the cut total is reached. A repeated text is shown once.
+        FakeWebhooks.Handler warns = review -> {
+            ObjectNode out = FakeWebhooks.response(review);
+            ArrayNode w = ((ObjectNode) out.get("response")).putArray("warnings");
+            w.add("long " + "a".repeat(1000)).add("shared warning");
+            return FakeWebhooks.answer(out);
+        };
+        fake.on("/one", warns).on("/two", review -> {
+            ObjectNode out = FakeWebhooks.response(review);
+            ArrayNode w = ((ObjectNode) out.get("response")).putArray("warnings");
+            w.add("shared warning");
+            return FakeWebhooks.answer(out);
+        });
+        ManifestReport whole = review(List.of(config(false, "v", hook("one.example.com", "/one", ""),
+                hook("two.example.com", "/two", ""))), pod("web", ""));
+        assertEquals(List.of("long " + "a".repeat(1000), "shared warning"), whole.warnings());
+
+        fake.on("/many", review -> {
+            ObjectNode out = FakeWebhooks.response(review);
+            ArrayNode w = ((ObjectNode) out.get("response")).putArray("warnings");
+            for (int i = 0; i < 5; i++) {
+                w.add(i + "b".repeat(999)); // 1000 characters each: the fifth passes 4096
+            }
+            return FakeWebhooks.answer(out);
+        });
+        ManifestReport cut = review(List.of(config(false, "v", hook("many.example.com", "/many", ""))),
+                pod("web", ""));
+        assertEquals(5, cut.warnings().size());
+        cut.warnings().forEach(w -> assertEquals(256, w.length()));
+        assertEquals(1000, cut.calls().get(0).warnings().get(0).length(), "the call record keeps what it returned");
     }
 
     // ---- matching ----
