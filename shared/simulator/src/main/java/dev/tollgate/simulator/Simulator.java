@@ -133,11 +133,18 @@ public final class Simulator implements AutoCloseable {
         } else if (!manifest.namespace().isEmpty()) {
             trace.notes.add("metadata.namespace is ignored: " + gvk.kind() + " is cluster-scoped");
         }
+        // The API server decodes the object with its type's defaults before admission (Defaulting), so webhooks see
+        // and patch defaulted objects; a stored old object is defaulted as well.
+        List<String> defaulted = Defaulting.apply(gvk, submitted);
         Operation op = settings.operation();
         ObjectNode object = op == Operation.DELETE ? null : submitted;
         ObjectNode oldObject = switch (op) {
             case DELETE -> submitted;
-            case UPDATE -> settings.oldObject(gvk.kind(), namespace, manifest.name()).orElseThrow(
+            case UPDATE -> settings.oldObject(gvk.kind(), namespace, manifest.name()).map(old -> {
+                ObjectNode copy = old.deepCopy();
+                Defaulting.apply(gvk, copy);
+                return copy;
+            }).orElseThrow(
                     () -> new InputException(manifest.source() + ": UPDATE needs the old " + gvk.kind() + " "
                             + namespace + "/" + manifest.name() + " (give it with --old)"));
             default -> null;
@@ -180,7 +187,7 @@ public final class Simulator implements AutoCloseable {
         return new ManifestReport(manifest.source(), gvk.kind(), namespace, manifest.name(), op.name(),
                 settings.dryRun(), allowed, code, message, List.copyOf(trace.calls), shown(trace.warnings),
                 Map.copyOf(trace.audit), List.copyOf(trace.notes), submitted, op == Operation.DELETE ? null : current,
-                patch);
+                patch, defaulted);
     }
 
     /**
@@ -240,7 +247,16 @@ public final class Simulator implements AutoCloseable {
                         throw new Rejection(500, "Internal error occurred: " + e.getMessage());
                     }
                 }
+                if (next != current) {
+                    // Decoding the patched object into its type drops fields the type does not have.
+                    BuiltInSchemas.dropUnknownFields(attrs.kind, next);
+                }
                 boolean changed = next != null && !next.equals(current);
+                if (changed) {
+                    // As the API server: "mutated" compares the patched object with the one sent; then the patched
+                    // object gets its type's defaults again (mutating/dispatcher.go).
+                    Defaulting.apply(attrs.kind, next);
+                }
                 String key = "round_" + round + "_index_" + hook.index();
                 ObjectNode mutation = F.objectNode().put("configuration", hook.configuration())
                         .put("webhook", hook.name()).put("mutated", changed);

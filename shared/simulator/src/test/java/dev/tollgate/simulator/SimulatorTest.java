@@ -134,6 +134,63 @@ class SimulatorTest {
                 : ops("[{\"op\":\"add\",\"path\":\"/spec/containers/-\",\"value\":{\"name\":\"proxy\",\"image\":\"envoy\"}}]"));
     }
 
+    /** Sets imagePullPolicy Always on every container that does not have it, as always-pull-images does. */
+    private static FakeWebhooks.Handler alwaysPull() {
+        return patch(o -> {
+            ArrayNode ops = FakeWebhooks.JSON.createArrayNode();
+            int i = 0;
+            for (JsonNode c : o.path("spec").path("containers")) {
+                if (!"Always".equals(c.path("imagePullPolicy").asText())) {
+                    ops.addObject().put("op", c.has("imagePullPolicy") ? "replace" : "add")
+                            .put("path", "/spec/containers/" + i + "/imagePullPolicy").put("value", "Always");
+                }
+                i++;
+            }
+            return ops;
+        });
+    }
+
+    @Test
+    void webhooksSeeTheDefaultedObjectSoAnUntaggedImageNeedsNoPatch() {
+        // The API server defaults before mutating admission (pkg/apis/core/v1/defaults.go): nginx has no tag, so
+        // its imagePullPolicy is already Always and the webhook changes nothing.
+        fake.on("/pull", alwaysPull());
+        ManifestReport r = review(List.of(config(true, "m", hook("pull.example.com", "/pull", ""))), pod("web", ""));
+        JsonNode sent = fake.received.get("/pull").get(0).path("request").path("object").path("spec");
+        assertEquals("Always", sent.path("containers").get(0).path("imagePullPolicy").asText());
+        assertEquals("ClusterFirst", sent.path("dnsPolicy").asText());
+        assertEquals("{\"configuration\":\"m\",\"webhook\":\"pull.example.com\",\"mutated\":false}",
+                r.auditAnnotations().get("mutation.webhook.admission.k8s.io/round_0_index_0"));
+        assertEquals(Result.ALLOWED, call(r, "pull.example.com", 0).result());
+        assertTrue(r.patch().isEmpty(), "no change by the webhooks");
+        assertTrue(r.defaulted().contains("spec.containers[0].imagePullPolicy"), r.defaulted().toString());
+
+        ManifestReport tagged = review(List.of(config(true, "m", hook("pull.example.com", "/pull", ""))),
+                manifest("""
+                        apiVersion: v1
+                        kind: Pod
+                        metadata: {name: web, namespace: shop}
+                        spec: {containers: [{name: app, image: "nginx:1.25"}]}
+                        """));
+        assertEquals(Result.PATCHED, call(tagged, "pull.example.com", 0).result());
+        assertEquals("[{\"op\":\"replace\",\"path\":\"/spec/containers/0/imagePullPolicy\",\"value\":\"Always\"}]",
+                tagged.patch().toString(), "IfNotPresent (the default for a tag) replaced");
+    }
+
+    @Test
+    void aPatchedObjectIsDefaultedAgainBeforeTheNextWebhook() {
+        fake.on("/inject", addSidecarOnce()).on("/look", allow());
+        ManifestReport r = review(List.of(config(true, "a", hook("inject.example.com", "/inject", "")),
+                config(true, "b", hook("look.example.com", "/look", ""))), pod("web", ""));
+        JsonNode proxy = fake.received.get("/look").get(0).path("request").path("object").path("spec")
+                .path("containers").get(1);
+        assertEquals("proxy", proxy.path("name").asText());
+        assertEquals("Always", proxy.path("imagePullPolicy").asText(), "envoy, untagged: defaulted after the patch");
+        assertEquals("/dev/termination-log", proxy.path("terminationMessagePath").asText());
+        assertEquals("File", r.result().path("spec").path("containers").get(1).path("terminationMessagePolicy")
+                .asText());
+    }
+
     @Test
     void ifNeededWebhookIsReinvokedWhenALaterWebhookChangesTheObject() {
         fake.on("/count", countContainers()).on("/inject", addSidecarOnce());
