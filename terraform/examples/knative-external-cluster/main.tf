@@ -9,6 +9,7 @@ module "webhooks" {
   source = "../../modules/webhook-configurations"
 
   catalog             = local.catalog
+  kubernetes_version  = var.kubernetes_version
   function_urls       = var.function_urls
   default_url         = var.default_url
   functions           = var.functions

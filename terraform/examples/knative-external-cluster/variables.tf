@@ -41,6 +41,11 @@ variable "overrides" {
   default     = {}
 }
 
+variable "kubernetes_version" {
+  description = "The external cluster's Kubernetes version (kubectl version: Server Version); the plan fails when the configurations use what it cannot honour."
+  type        = string
+}
+
 variable "timing" {
   description = "Timing budget in seconds (cold_start_seconds, evaluation_seconds, network_seconds)."
   type = object({

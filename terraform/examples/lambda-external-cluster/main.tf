@@ -14,12 +14,13 @@ locals {
 module "webhooks" {
   source = "../../modules/webhook-configurations"
 
-  catalog       = local.catalog
-  functions     = keys(var.functions)
-  function_urls = module.functions.function_urls
-  path_tokens   = var.path_tokens
-  overrides     = var.overrides
-  timing        = var.timing
+  catalog            = local.catalog
+  kubernetes_version = var.kubernetes_version
+  functions          = keys(var.functions)
+  function_urls      = module.functions.function_urls
+  path_tokens        = var.path_tokens
+  overrides          = var.overrides
+  timing             = var.timing
   # Nothing of Tollgate runs inside the external cluster.
   functions_namespace = null
 }

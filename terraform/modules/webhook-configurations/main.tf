@@ -140,6 +140,22 @@ locals {
     && local.function_timeout_seconds[f] < local.needed_timeout_seconds
   ]
 
+  # What the cluster's version can honour (the features' versions from the Kubernetes changelogs and the API
+  # reference: the kubernetes.io/metadata.name label is set on every namespace from 1.21 (NamespaceDefaultLabelName);
+  # webhook matchConditions are alpha in 1.27 (off by default), beta in 1.28 (on by default), GA in 1.30).
+  kubernetes_minor = try(tonumber(regex("^v?1\\.([0-9]+)", var.kubernetes_version)[0]), 0)
+  with_match_conditions = [
+    for e in local.entries : e.name if length(concat(coalesce(e.declared.matchConditions, []), e.added_mc)) > 0
+  ]
+  version_problems = concat(
+    local.kubernetes_minor < 21 && length(local.excluded_namespaces) > 0 ? [
+      "the namespace exclusions (${join(", ", local.excluded_namespaces)}) select on the kubernetes.io/metadata.name label, which the API server puts on namespaces only from Kubernetes 1.21: on ${var.kubernetes_version} they would exclude nothing (set excluded_namespaces = [] and functions_namespace = null to go without them, and exclude the control plane another way)"
+    ] : [],
+    local.kubernetes_minor < 28 && length(local.with_match_conditions) > 0 ? [
+      "webhooks ${join(", ", local.with_match_conditions)} use matchConditions, which the API server honours from Kubernetes 1.28 (beta, on by default; GA in 1.30): ${var.kubernetes_version} would drop them and send these webhooks every request their rules match (remove the conditions: leave the function out, or drop the match_conditions overrides)"
+    ] : [],
+  )
+
   configurations = {
     for kind, type in { MutatingWebhookConfiguration = "mutating", ValidatingWebhookConfiguration = "validating" } : kind => {
       apiVersion                                     = "admissionregistration.k8s.io/v1"
@@ -159,6 +175,15 @@ locals {
     for kind, type in { MutatingWebhookConfiguration = "mutating", ValidatingWebhookConfiguration = "validating" } : kind
     if anytrue([for e in local.entries : e.type == type])
   ])
+}
+
+# matchConditions are beta in 1.28 and 1.29: on by default, but a cluster that turned the
+# AdmissionWebhookMatchConditions feature gate off drops them. Say so without failing the plan.
+check "match_conditions_are_ga" {
+  assert {
+    condition     = local.kubernetes_minor >= 30 || local.kubernetes_minor < 28 || length(local.with_match_conditions) == 0
+    error_message = "Webhooks ${join(", ", local.with_match_conditions)} use matchConditions, beta in Kubernetes ${var.kubernetes_version}: honoured unless the AdmissionWebhookMatchConditions feature gate was turned off (GA from 1.30)."
+  }
 }
 
 # Ignore webhooks may time out on a cold start (the call is then skipped); say so without failing the plan.

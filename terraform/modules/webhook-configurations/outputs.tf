@@ -37,6 +37,10 @@ output "manifests" {
     error_message = "Selector additions contradict declared matchLabels (no object could match both): ${join(", ", local.label_conflicts)}."
   }
   precondition {
+    condition     = length(local.version_problems) == 0
+    error_message = "The cluster's Kubernetes version cannot honour these configurations: ${join("; ", local.version_problems)}."
+  }
+  precondition {
     condition     = length(local.match_condition_problems) == 0
     error_message = "With the added match_conditions these webhooks exceed 64 conditions or repeat a name: ${join(", ", local.match_condition_problems)}."
   }

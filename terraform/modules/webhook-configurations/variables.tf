@@ -343,3 +343,17 @@ variable "labels" {
   type        = map(string)
   default     = {}
 }
+
+variable "kubernetes_version" {
+  description = "The cluster's Kubernetes version (kubectl version: Server Version), e.g. \"1.30\", \"v1.29.4\" or \"v1.28.9-eks-036c24b\". The plan fails when the rendered configurations use what that version cannot honour: matchConditions before 1.28, the kubernetes.io/metadata.name exclusions before 1.21."
+  type        = string
+
+  validation {
+    condition     = can(regex("^v?1\\.[0-9]+(\\.[0-9]+)?([-+][0-9A-Za-z.+-]*)?$", var.kubernetes_version))
+    error_message = "kubernetes_version must be a Kubernetes version such as 1.30, v1.29.4 or v1.28.9-eks-036c24b (the server version of kubectl version)."
+  }
+  validation {
+    condition     = !can(regex("^v?1\\.[0-9]+", var.kubernetes_version)) || try(tonumber(regex("^v?1\\.([0-9]+)", var.kubernetes_version)[0]) >= 16, false)
+    error_message = "kubernetes_version: Tollgate renders admissionregistration.k8s.io/v1 webhook configurations and admission.k8s.io/v1 reviews, served from Kubernetes 1.16; the supported versions start at 1.21."
+  }
+}

@@ -1,6 +1,7 @@
 # Rendering: the configurations field by field, from a small catalog that uses every declared field.
 
 variables {
+  kubernetes_version = "1.30"
   catalog = {
     functions = {
       alpha = {

@@ -5,6 +5,7 @@
 #   deadline = max(request - cold start, min(evaluation, request)) (TOLLGATE_DEADLINE_TIMEOUT)
 
 variables {
+  kubernetes_version = "1.30"
   catalog = {
     functions = {
       strict = {

@@ -2,6 +2,7 @@
 # names the problem. Generated rows are kept flat on purpose: one run, one rule.
 
 variables {
+  kubernetes_version = "1.30"
   catalog = {
     functions = {
       demo = {

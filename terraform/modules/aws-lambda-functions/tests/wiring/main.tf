@@ -16,11 +16,12 @@ locals {
 }
 
 module "webhooks" {
-  source        = "../../../webhook-configurations"
-  catalog       = local.catalog
-  function_urls = module.lambda.function_urls
-  path_tokens   = local.path_tokens
-  timing        = { cold_start_seconds = 2.5, evaluation_seconds = 1, network_seconds = 0.5 }
+  source             = "../../../webhook-configurations"
+  catalog            = local.catalog
+  kubernetes_version = "1.30"
+  function_urls      = module.lambda.function_urls
+  path_tokens        = local.path_tokens
+  timing             = { cold_start_seconds = 2.5, evaluation_seconds = 1, network_seconds = 0.5 }
 }
 
 module "lambda" {

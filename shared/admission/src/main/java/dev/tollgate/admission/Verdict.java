@@ -1,6 +1,5 @@
 package dev.tollgate.admission;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,30 +14,35 @@ import java.util.regex.Pattern;
  */
 public final class Verdict {
 
-    /** The API server shows at most this many characters of one warning; longer ones are cut here. */
-    public static final int MAX_WARNING_LENGTH = 255;
-    /** The API server drops warnings past this total size; later warnings are dropped here first. */
-    public static final int MAX_TOTAL_WARNINGS_LENGTH = 4095;
+    /**
+     * A single warning is cut to this many characters only once the total of the request's warnings has passed
+     * {@link #MAX_TOTAL_WARNINGS_LENGTH} (the API server's rule, {@link WarningRecorder}).
+     */
+    public static final int MAX_WARNING_LENGTH = WarningRecorder.TRUNCATE_ITEM;
+    /** The total of warnings the API server shows whole; past it warnings are cut, then dropped. */
+    public static final int MAX_TOTAL_WARNINGS_LENGTH = WarningRecorder.TRUNCATE_AT_TOTAL;
 
     // An audit annotation key becomes "<webhook name>/<key>", so the key must be a valid qualified-name part.
     private static final Pattern AUDIT_KEY = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
 
-    private static final Verdict ALLOW = new Verdict(true, 200, "", "", List.of(), Map.of());
+    private static final Verdict ALLOW = new Verdict(true, 200, "", "", new WarningRecorder(), Map.of());
 
     private final boolean allowed;
     private final int code;
     private final String reason;
     private final String message;
+    private final WarningRecorder recorder; // never changed once this verdict holds it
     private final List<String> warnings;
     private final Map<String, String> auditAnnotations;
 
-    private Verdict(boolean allowed, int code, String reason, String message, List<String> warnings,
+    private Verdict(boolean allowed, int code, String reason, String message, WarningRecorder recorder,
             Map<String, String> auditAnnotations) {
         this.allowed = allowed;
         this.code = code;
         this.reason = reason;
         this.message = message;
-        this.warnings = warnings;
+        this.recorder = recorder;
+        this.warnings = recorder.warnings();
         this.auditAnnotations = auditAnnotations;
     }
 
@@ -61,34 +65,31 @@ public final class Verdict {
             throw new IllegalArgumentException("a denial needs an error code (400-599), got " + code);
         }
         Objects.requireNonNull(message, "message");
-        return new Verdict(false, code, reason == null ? "" : reason, message, List.of(), Map.of());
+        return new Verdict(false, code, reason == null ? "" : reason, message, new WarningRecorder(), Map.of());
     }
 
     /**
-     * Adds a warning shown to the client (kubectl prints it as "Warning: ..."). A leading "Warning:" is removed,
-     * line breaks become spaces, text past {@link #MAX_WARNING_LENGTH} is cut, and a warning that would take the
-     * total past {@link #MAX_TOTAL_WARNINGS_LENGTH} is dropped, as the API server would drop it anyway.
+     * Adds a warning shown to the client (kubectl prints it as "Warning: ..."). A leading "Warning:" is removed and
+     * control characters (line breaks) become spaces, since the API server drops a warning that holds any. Blank and
+     * repeated warnings are dropped; long ones are kept whole until the total passes
+     * {@link #MAX_TOTAL_WARNINGS_LENGTH}, then cut and dropped as the API server does ({@link WarningRecorder}).
      */
     public Verdict withWarning(String warning) {
         String clean = cleanWarning(warning);
-        if (clean.isEmpty() || warnings.contains(clean)) {
+        WarningRecorder next = recorder.copy();
+        if (!next.add(clean)) {
             return this;
         }
-        int total = warnings.stream().mapToInt(String::length).sum();
-        if (total + clean.length() > MAX_TOTAL_WARNINGS_LENGTH) {
-            return this;
-        }
-        List<String> next = new ArrayList<>(warnings);
-        next.add(clean);
-        return new Verdict(allowed, code, reason, message, Collections.unmodifiableList(next), auditAnnotations);
+        return new Verdict(allowed, code, reason, message, next, auditAnnotations);
     }
 
     public Verdict withWarnings(Iterable<String> more) {
-        Verdict v = this;
+        WarningRecorder next = recorder.copy();
+        boolean changed = false;
         for (String w : more) {
-            v = v.withWarning(w);
+            changed |= next.add(cleanWarning(w));
         }
-        return v;
+        return changed ? new Verdict(allowed, code, reason, message, next, auditAnnotations) : this;
     }
 
     /**
@@ -103,7 +104,7 @@ public final class Verdict {
         }
         Map<String, String> next = new LinkedHashMap<>(auditAnnotations);
         next.put(key, value == null ? "" : value);
-        return new Verdict(allowed, code, reason, message, warnings, Collections.unmodifiableMap(next));
+        return new Verdict(allowed, code, reason, message, recorder, Collections.unmodifiableMap(next));
     }
 
     public boolean allowed() {
@@ -169,11 +170,7 @@ public final class Verdict {
             char c = w.charAt(i);
             sb.append(Character.isISOControl(c) ? ' ' : c);
         }
-        w = sb.toString();
-        if (w.length() > MAX_WARNING_LENGTH) {
-            w = w.substring(0, MAX_WARNING_LENGTH - 3) + "...";
-        }
-        return w;
+        return sb.toString().strip();
     }
 
     @Override

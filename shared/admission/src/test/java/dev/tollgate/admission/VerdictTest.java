@@ -49,22 +49,26 @@ class VerdictTest {
     }
 
     @Test
-    void longWarningsAreCutAndDuplicatesAndBlanksDropped() {
+    void longWarningsAreKeptWholeWhileTheTotalFitsAndDuplicatesAndBlanksDropped() {
+        // The API server cuts no single warning until the request's warnings pass 4096 characters in total.
         Verdict v = Verdict.allow().withWarning("a".repeat(1000)).withWarning("b").withWarning("b").withWarning(" ");
-        assertEquals(Verdict.MAX_WARNING_LENGTH, v.warnings().get(0).length());
-        assertTrue(v.warnings().get(0).endsWith("..."));
-        assertEquals(2, v.warnings().size());
+        assertEquals(List.of("a".repeat(1000), "b"), v.warnings());
     }
 
     @Test
-    void totalWarningSizeStaysUnderTheApiServerLimit() {
+    void pastTheTotalEveryWarningIsCutTo256AndLaterOnesDropped() {
         Verdict v = Verdict.allow();
         for (int i = 0; i < 100; i++) {
-            v = v.withWarning(i + ":" + "w".repeat(200));
+            v = v.withWarning(i + ":" + "w".repeat(300));
         }
-        int total = v.warnings().stream().mapToInt(String::length).sum();
-        assertTrue(total <= Verdict.MAX_TOTAL_WARNINGS_LENGTH, "total " + total);
-        assertTrue(v.warnings().size() >= 19, "keeps as many as fit: " + v.warnings().size());
+        // 13 whole warnings (3,9xx characters) fit; the 14th passes 4096: all are cut to 256, and warnings are
+        // added (cut) until the cut total reaches 4096: 16 x 256 = 4096.
+        assertEquals(16, v.warnings().size(), "as many as the API server shows");
+        v.warnings().forEach(w -> assertEquals(Verdict.MAX_WARNING_LENGTH, w.length()));
+        assertEquals("0:" + "w".repeat(254), v.warnings().get(0));
+        assertEquals(v.warnings(), Verdict.allow().withWarnings(
+                java.util.stream.IntStream.range(0, 100).mapToObj(i -> i + ":" + "w".repeat(300)).toList()).warnings(),
+                "withWarnings is withWarning repeated");
     }
 
     @Test

@@ -2,12 +2,10 @@ package dev.tollgate.simulator;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -19,14 +17,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Calls webhooks over HTTP(S) the way the API server does: POST of the review as JSON to the clientConfig URL with
  * {@code ?timeout=<n>s} appended, a whole-call deadline of the webhook's timeoutSeconds, and trust in the webhook's
  * caBundle when it has one (else in the extra CA given to the simulator, else the system roots). Host names are
- * verified against the certificate, as the API server does.
+ * verified against the certificate, as the API server does. Calls that get no answer fail with Go's words for the
+ * cause ({@link ClientErrors}).
  */
 public final class HttpWebhookClient implements WebhookClient {
 
@@ -54,19 +52,13 @@ public final class HttpWebhookClient implements WebhookClient {
         }
         try {
             HttpResponse<byte[]> response = client(webhook).send(request, HttpResponse.BodyHandlers.ofByteArray());
-            return new Answer(response.statusCode(), response.body());
-        } catch (HttpTimeoutException e) {
-            throw new CallFailure("Post \"" + url + "\": context deadline exceeded (no answer within "
-                    + webhook.timeoutSeconds() + "s)", e);
-        } catch (ConnectException e) {
-            throw new CallFailure("Post \"" + url + "\": connection refused", e);
-        } catch (SSLHandshakeException e) {
-            throw new CallFailure("Post \"" + url + "\": tls: " + e.getMessage(), e);
+            return new Answer(response.statusCode(), response.body(),
+                    response.headers().firstValue("Content-Type").orElse(""));
         } catch (IOException e) {
-            throw new CallFailure("Post \"" + url + "\": " + e, e);
+            throw new CallFailure(ClientErrors.forTransport(url, request.uri(), e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CallFailure("Post \"" + url + "\": interrupted", e);
+            throw new CallFailure("Post \"" + url + "\": context canceled", e);
         }
     }
 

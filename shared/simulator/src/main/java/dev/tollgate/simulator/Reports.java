@@ -55,6 +55,16 @@ public final class Reports {
         for (String note : r.notes()) {
             sb.append("  note: ").append(note).append('\n');
         }
+        if (!r.defaulted().isEmpty()) {
+            sb.append("  defaulted before the webhooks (as the API server does): ").append(r.defaulted().size())
+                    .append(r.defaulted().size() == 1 ? " field" : " fields");
+            if (verbose) {
+                sb.append(": ").append(String.join(", ", r.defaulted()));
+            } else {
+                sb.append(" (-v lists them)");
+            }
+            sb.append('\n');
+        }
         List<CallRecord> shown = verbose ? r.calls()
                 : r.calls().stream().filter(c -> c.result().called()).toList();
         long hidden = r.calls().size() - shown.size();
@@ -87,8 +97,8 @@ public final class Reports {
                     .forEach(e -> sb.append("    ").append(e.getKey()).append(": ").append(e.getValue()).append('\n'));
         }
         if (r.result() != null && !r.patch().isEmpty()) {
-            sb.append(r.allowed() ? "  final object (diff from submitted):\n"
-                    : "  object when rejected (diff from submitted):\n");
+            sb.append(r.allowed() ? "  final object (diff from submitted, defaults included):\n"
+                    : "  object when rejected (diff from submitted, defaults included):\n");
             sb.append("    --- submitted\n    +++ ").append(r.allowed() ? "admitted" : "at rejection").append('\n');
             for (String line : LineDiff.unified(Yaml.write(r.submitted()).stripTrailing(),
                     Yaml.write(r.result()).stripTrailing())) {
@@ -157,6 +167,8 @@ public final class Reports {
                 .forEach(e -> audit.put(e.getKey(), e.getValue()));
         ArrayNode notes = m.putArray("notes");
         r.notes().forEach(notes::add);
+        ArrayNode defaulted = m.putArray("defaulted");
+        r.defaulted().forEach(defaulted::add);
         m.set("patch", r.patch());
         m.set("object", r.result() == null ? F.nullNode() : r.result());
         return m;

@@ -29,6 +29,7 @@ import dev.tollgate.admission.GroupVersionResource;
 import dev.tollgate.admission.JsonPatches;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.WarningRecorder;
 import dev.tollgate.admission.match.Rule;
 import dev.tollgate.simulator.CallRecord.Result;
 import dev.tollgate.testing.ResponseChecks;
@@ -132,11 +133,18 @@ public final class Simulator implements AutoCloseable {
         } else if (!manifest.namespace().isEmpty()) {
             trace.notes.add("metadata.namespace is ignored: " + gvk.kind() + " is cluster-scoped");
         }
+        // The API server decodes the object with its type's defaults before admission (Defaulting), so webhooks see
+        // and patch defaulted objects; a stored old object is defaulted as well.
+        List<String> defaulted = Defaulting.apply(gvk, submitted);
         Operation op = settings.operation();
         ObjectNode object = op == Operation.DELETE ? null : submitted;
         ObjectNode oldObject = switch (op) {
             case DELETE -> submitted;
-            case UPDATE -> settings.oldObject(gvk.kind(), namespace, manifest.name()).orElseThrow(
+            case UPDATE -> settings.oldObject(gvk.kind(), namespace, manifest.name()).map(old -> {
+                ObjectNode copy = old.deepCopy();
+                Defaulting.apply(gvk, copy);
+                return copy;
+            }).orElseThrow(
                     () -> new InputException(manifest.source() + ": UPDATE needs the old " + gvk.kind() + " "
                             + namespace + "/" + manifest.name() + " (give it with --old)"));
             default -> null;
@@ -177,9 +185,19 @@ public final class Simulator implements AutoCloseable {
         trace.calls.sort(java.util.Comparator.comparing((CallRecord c) -> c.phase().equals("mutating") ? 0 : 1)
                 .thenComparingInt(CallRecord::round).thenComparingInt(CallRecord::index));
         return new ManifestReport(manifest.source(), gvk.kind(), namespace, manifest.name(), op.name(),
-                settings.dryRun(), allowed, code, message, List.copyOf(trace.calls), List.copyOf(trace.warnings),
+                settings.dryRun(), allowed, code, message, List.copyOf(trace.calls), shown(trace.warnings),
                 Map.copyOf(trace.audit), List.copyOf(trace.notes), submitted, op == Operation.DELETE ? null : current,
-                patch);
+                patch, defaulted);
+    }
+
+    /**
+     * The request's warnings as the client sees them: unknown fields first, then each webhook's in calling order,
+     * through the API server's recorder (deduplicated; cut and dropped only past 4096 characters in total).
+     */
+    private static List<String> shown(List<String> warnings) {
+        WarningRecorder recorder = new WarningRecorder();
+        warnings.forEach(recorder::add);
+        return recorder.warnings();
     }
 
     // ---- mutating ------------------------------------------------------------------------------------------
@@ -229,7 +247,16 @@ public final class Simulator implements AutoCloseable {
                         throw new Rejection(500, "Internal error occurred: " + e.getMessage());
                     }
                 }
+                if (next != current) {
+                    // Decoding the patched object into its type drops fields the type does not have.
+                    BuiltInSchemas.dropUnknownFields(attrs.kind, next);
+                }
                 boolean changed = next != null && !next.equals(current);
+                if (changed) {
+                    // As the API server: "mutated" compares the patched object with the one sent; then the patched
+                    // object gets its type's defaults again (mutating/dispatcher.go).
+                    Defaulting.apply(attrs.kind, next);
+                }
                 String key = "round_" + round + "_index_" + hook.index();
                 ObjectNode mutation = F.objectNode().put("configuration", hook.configuration())
                         .put("webhook", hook.name()).put("mutated", changed);
@@ -425,9 +452,11 @@ public final class Simulator implements AutoCloseable {
             return null;
         }
         long micros = micros(start);
-        if (answer.status() != 200) {
-            failed(hook, round, trace, "failed to call webhook: the server responded with HTTP " + answer.status()
-                    + errorMessage(answer.body()), micros);
+        if (!ClientErrors.isAnswer(answer.status())) {
+            // The API server's words (mutating/dispatcher.go, validating/dispatcher.go): "failed to call webhook: "
+            // and client-go's error for the HTTP answer, which relays a Status body's message.
+            failed(hook, round, trace, "failed to call webhook: " + ClientErrors.forResponse(answer.status(),
+                    answer.contentType(), answer.body()), micros);
             return null;
         }
         JsonNode response;
@@ -501,19 +530,6 @@ public final class Simulator implements AutoCloseable {
 
     private static long micros(long start) {
         return Math.max(1, (System.nanoTime() - start) / 1000);
-    }
-
-    private static String errorMessage(byte[] body) {
-        try {
-            JsonNode n = JSON.readTree(body);
-            if (n != null && n.hasNonNull("message")) {
-                return ": " + n.path("message").asText();
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            // not JSON: show the start of the text
-        }
-        String text = new String(body, StandardCharsets.UTF_8).strip();
-        return text.isEmpty() ? "" : ": " + (text.length() > 200 ? text.substring(0, 200) + "..." : text);
     }
 
     private static String resourceText(GroupVersionResource gvr) {

@@ -239,16 +239,18 @@ class AuditTest {
                 + "request: Deployment \"api-3\" is missing required label team\n"), r.out());
         assertTrue(r.out().contains("  Pod shop/web-13: admission webhook \"no-privileged.audit.test\" denied the request: "
                 + "privileged containers are not allowed\n"), r.out());
-        // 80 pods without imagePullPolicy outside kube-system, less the 4 denied ones.
-        assertTrue(r.out().contains("Would be changed (76):"), r.out());
-        assertTrue(r.out().contains("  Pod dev/web-01: [{\"op\":\"add\",\"path\":\"/spec/containers/0/imagePullPolicy\","
+        // 80 pods without imagePullPolicy outside kube-system; 16 of them use :latest, whose defaulted policy is
+        // already Always (the mock cluster stores objects as written, a real one defaulted: the audit defaults them as
+        // the API server would have); less the 4 denied ones.
+        assertTrue(r.out().contains("Would be changed (60):"), r.out());
+        assertTrue(r.out().contains("  Pod dev/web-01: [{\"op\":\"replace\",\"path\":\"/spec/containers/0/imagePullPolicy\","
                 + "\"value\":\"Always\"}] (pull-always.audit.test)\n"), r.out());
-        assertTrue(r.out().matches("(?s).*pull-always\\.audit\\.test\\s+mutating\\s+160\\s+0\\s+0\\s+80\\s+0\n.*"), r.out());
+        assertTrue(r.out().matches("(?s).*pull-always\\.audit\\.test\\s+mutating\\s+160\\s+0\\s+0\\s+64\\s+0\n.*"), r.out());
         assertTrue(r.out().matches("(?s).*require-team\\.audit\\.test\\s+validating\\s+80\\s+36\\s+0\\s+0\\s+0\n.*"), r.out());
         assertTrue(r.out().matches("(?s).*warn-latest\\.audit\\.test\\s+validating\\s+160\\s+0\\s+32\\s+0\\s+0\n.*"), r.out());
         assertTrue(r.out().matches("(?s).*no-privileged\\.audit\\.test\\s+validating\\s+40\\s+4\\s+0\\s+0\\s+0\n.*"), r.out());
-        assertTrue(r.out().matches("(?s).*v1 Pod\\s+200\\s+4\\s+76\n.*"), r.out());
-        assertTrue(r.out().contains("300 objects: 260 allowed (76 would be changed, 32 with warnings), 40 would be "
+        assertTrue(r.out().matches("(?s).*v1 Pod\\s+200\\s+4\\s+60\n.*"), r.out());
+        assertTrue(r.out().contains("300 objects: 260 allowed (60 would be changed, 32 with warnings), 40 would be "
                 + "denied, 60 matched by no webhook\n"), r.out());
         // kube-system is excluded by every namespaceSelector: listed, reviewed, never sent to a webhook.
         assertFalse(r.out().contains("kube-system/"), r.out());
@@ -294,7 +296,7 @@ class AuditTest {
         JsonNode s = report.path("summary");
         assertEquals(300, s.path("objects").asInt());
         assertEquals(40, s.path("denied").asInt());
-        assertEquals(76, s.path("changed").asInt());
+        assertEquals(60, s.path("changed").asInt());
         assertEquals(32, s.path("warned").asInt());
         assertEquals(60, s.path("untouched").asInt());
         assertEquals("UPDATE", report.path("operation").asText());
@@ -304,22 +306,27 @@ class AuditTest {
         assertEquals(36, team.path("denied").asInt());
         // Findings: every denied, changed or warned object, sorted by kind, namespace, name.
         JsonNode findings = report.path("findings");
-        JsonNode pod = null;
-        for (JsonNode f : findings) {
-            if (f.path("kind").asText().equals("Pod") && f.path("namespace").asText().equals("payments")
-                    && f.path("name").asText().equals("web-05")) {
-                pod = f;
-            }
-        }
-        assertTrue(pod != null, findings.toString());
+        JsonNode pod = finding(findings, "payments", "web-05");
         assertTrue(pod.path("allowed").asBoolean());
-        assertEquals("[{\"op\":\"add\",\"path\":\"/spec/containers/0/imagePullPolicy\",\"value\":\"Always\"}]",
-                pod.path("patch").toString());
+        assertEquals("[]", pod.path("patch").toString(), ":latest: imagePullPolicy is Always by default, no patch");
         assertEquals("image tag latest is mutable", pod.path("warnings").path(0).asText());
         assertFalse(pod.path("uid").asText().isEmpty(), pod.toString());
         assertEquals("warn", byName(pod.path("webhooks"), "webhook", "warn-latest.audit.test").path("result").asText());
+        JsonNode patched = finding(findings, "payments", "web-07");
+        assertEquals("[{\"op\":\"replace\",\"path\":\"/spec/containers/0/imagePullPolicy\",\"value\":\"Always\"}]",
+                patched.path("patch").toString(), "IfNotPresent, the default for a tagged image, replaced");
         assertEquals("Deployment", findings.path(0).path("kind").asText());
         assertEquals("default", findings.path(0).path("namespace").asText());
+    }
+
+    private static JsonNode finding(JsonNode findings, String namespace, String name) {
+        for (JsonNode f : findings) {
+            if (f.path("kind").asText().equals("Pod") && f.path("namespace").asText().equals(namespace)
+                    && f.path("name").asText().equals(name)) {
+                return f;
+            }
+        }
+        throw new AssertionError("no finding for pod " + namespace + "/" + name + ": " + findings);
     }
 
     @Test
@@ -374,13 +381,14 @@ class AuditTest {
         assertEquals("tollgate-audit", shop.path("metadata").path("name").asText());
         assertEquals("shop", shop.path("metadata").path("namespace").asText());
         JsonNode summary = shop.path("summary");
-        // shop: 4 deployments + 5 services + 4 pods fail; 20 patched + 8 warned pods warn; passes: the other calls
-        // (40 pods x 3 webhooks + 20 team checks = 140 calls in all).
+        // shop: 4 deployments + 5 services + 4 pods fail; 16 patched (20 without imagePullPolicy, less the 4 :latest
+        // ones, Always by default) + 8 warned pods warn; passes: the other calls (40 pods x 3 webhooks + 20 team
+        // checks = 140 calls in all).
         assertEquals(13, summary.path("fail").asInt(), summary.toString());
-        assertEquals(28, summary.path("warn").asInt(), summary.toString());
+        assertEquals(24, summary.path("warn").asInt(), summary.toString());
         assertEquals(0, summary.path("error").asInt());
-        assertEquals(140 - 13 - 28, summary.path("pass").asInt(), summary.toString());
-        assertEquals(13 + 28, shop.path("results").size());
+        assertEquals(140 - 13 - 24, summary.path("pass").asInt(), summary.toString());
+        assertEquals(13 + 24, shop.path("results").size());
         JsonNode fail = null;
         for (JsonNode res : shop.path("results")) {
             if (res.path("resources").path(0).path("name").asText().equals("svc-1")) {

@@ -447,9 +447,10 @@ class EndToEndTest {
         Path work = Files.createDirectories(dir.resolve("terraform"));
         Files.writeString(work.resolve("main.tf"), """
                 module "webhooks" {
-                  source      = "%s"
-                  catalog     = jsondecode(file("%s"))
-                  functions   = [%s]
+                  source             = "%s"
+                  catalog            = jsondecode(file("%s"))
+                  kubernetes_version = "1.30"
+                  functions          = [%s]
                   default_url = "https://127.0.0.1:%d"
                   ca_bundle   = file("%s")
                 }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
@@ -133,6 +134,63 @@ class SimulatorTest {
                 : ops("[{\"op\":\"add\",\"path\":\"/spec/containers/-\",\"value\":{\"name\":\"proxy\",\"image\":\"envoy\"}}]"));
     }
 
+    /** Sets imagePullPolicy Always on every container that does not have it, as always-pull-images does. */
+    private static FakeWebhooks.Handler alwaysPull() {
+        return patch(o -> {
+            ArrayNode ops = FakeWebhooks.JSON.createArrayNode();
+            int i = 0;
+            for (JsonNode c : o.path("spec").path("containers")) {
+                if (!"Always".equals(c.path("imagePullPolicy").asText())) {
+                    ops.addObject().put("op", c.has("imagePullPolicy") ? "replace" : "add")
+                            .put("path", "/spec/containers/" + i + "/imagePullPolicy").put("value", "Always");
+                }
+                i++;
+            }
+            return ops;
+        });
+    }
+
+    @Test
+    void webhooksSeeTheDefaultedObjectSoAnUntaggedImageNeedsNoPatch() {
+        // The API server defaults before mutating admission (pkg/apis/core/v1/defaults.go): nginx has no tag, so
+        // its imagePullPolicy is already Always and the webhook changes nothing.
+        fake.on("/pull", alwaysPull());
+        ManifestReport r = review(List.of(config(true, "m", hook("pull.example.com", "/pull", ""))), pod("web", ""));
+        JsonNode sent = fake.received.get("/pull").get(0).path("request").path("object").path("spec");
+        assertEquals("Always", sent.path("containers").get(0).path("imagePullPolicy").asText());
+        assertEquals("ClusterFirst", sent.path("dnsPolicy").asText());
+        assertEquals("{\"configuration\":\"m\",\"webhook\":\"pull.example.com\",\"mutated\":false}",
+                r.auditAnnotations().get("mutation.webhook.admission.k8s.io/round_0_index_0"));
+        assertEquals(Result.ALLOWED, call(r, "pull.example.com", 0).result());
+        assertTrue(r.patch().isEmpty(), "no change by the webhooks");
+        assertTrue(r.defaulted().contains("spec.containers[0].imagePullPolicy"), r.defaulted().toString());
+
+        ManifestReport tagged = review(List.of(config(true, "m", hook("pull.example.com", "/pull", ""))),
+                manifest("""
+                        apiVersion: v1
+                        kind: Pod
+                        metadata: {name: web, namespace: shop}
+                        spec: {containers: [{name: app, image: "nginx:1.25"}]}
+                        """));
+        assertEquals(Result.PATCHED, call(tagged, "pull.example.com", 0).result());
+        assertEquals("[{\"op\":\"replace\",\"path\":\"/spec/containers/0/imagePullPolicy\",\"value\":\"Always\"}]",
+                tagged.patch().toString(), "IfNotPresent (the default for a tag) replaced");
+    }
+
+    @Test
+    void aPatchedObjectIsDefaultedAgainBeforeTheNextWebhook() {
+        fake.on("/inject", addSidecarOnce()).on("/look", allow());
+        ManifestReport r = review(List.of(config(true, "a", hook("inject.example.com", "/inject", "")),
+                config(true, "b", hook("look.example.com", "/look", ""))), pod("web", ""));
+        JsonNode proxy = fake.received.get("/look").get(0).path("request").path("object").path("spec")
+                .path("containers").get(1);
+        assertEquals("proxy", proxy.path("name").asText());
+        assertEquals("Always", proxy.path("imagePullPolicy").asText(), "envoy, untagged: defaulted after the patch");
+        assertEquals("/dev/termination-log", proxy.path("terminationMessagePath").asText());
+        assertEquals("File", r.result().path("spec").path("containers").get(1).path("terminationMessagePolicy")
+                .asText());
+    }
+
     @Test
     void ifNeededWebhookIsReinvokedWhenALaterWebhookChangesTheObject() {
         fake.on("/count", countContainers()).on("/inject", addSidecarOnce());
@@ -225,7 +283,8 @@ class SimulatorTest {
         fake.on("/down", review -> new WebhookClient.Answer(503, "{\"message\":\"overloaded\"}".getBytes()));
         ManifestReport r = review(List.of(config(true, "m", hook("down.example.com", "/down", ""))), pod("web", ""));
         assertFalse(r.allowed());
-        assertTrue(r.message().contains("HTTP 503: overloaded"), r.message());
+        assertEquals("Internal error occurred: failed calling webhook \"down.example.com\": failed to call webhook: "
+                + "the server is currently unable to handle the request", r.message());
     }
 
     @Test
@@ -291,6 +350,42 @@ class SimulatorTest {
         ManifestReport r = review(List.of(config(false, "v", hook("warn.example.com", "/warn", ""))), pod("web", ""));
         assertEquals(List.of("image tag latest is mutable"), r.warnings());
         assertEquals("allowed-with-warning", r.auditAnnotations().get("warn.example.com/decision"));
+    }
+
+    @Test
+    void warningsOfEveryWebhookAreShownWholeUntilTheRequestTotalPasses4096() {
+        // The API server's recorder (apiserver pkg/endpoints/filters/warning.go) covers the whole request: long
+        // warnings are kept whole; once all webhooks' warnings pass 4096 characters, each is cut to 256 and the
+        // rest dropped when the cut total is reached. A repeated text is shown once.
+        FakeWebhooks.Handler warns = review -> {
+            ObjectNode out = FakeWebhooks.response(review);
+            ArrayNode w = ((ObjectNode) out.get("response")).putArray("warnings");
+            w.add("long " + "a".repeat(1000)).add("shared warning");
+            return FakeWebhooks.answer(out);
+        };
+        fake.on("/one", warns).on("/two", review -> {
+            ObjectNode out = FakeWebhooks.response(review);
+            ArrayNode w = ((ObjectNode) out.get("response")).putArray("warnings");
+            w.add("shared warning");
+            return FakeWebhooks.answer(out);
+        });
+        ManifestReport whole = review(List.of(config(false, "v", hook("one.example.com", "/one", ""),
+                hook("two.example.com", "/two", ""))), pod("web", ""));
+        assertEquals(List.of("long " + "a".repeat(1000), "shared warning"), whole.warnings());
+
+        fake.on("/many", review -> {
+            ObjectNode out = FakeWebhooks.response(review);
+            ArrayNode w = ((ObjectNode) out.get("response")).putArray("warnings");
+            for (int i = 0; i < 5; i++) {
+                w.add(i + "b".repeat(999)); // 1000 characters each: the fifth passes 4096
+            }
+            return FakeWebhooks.answer(out);
+        });
+        ManifestReport cut = review(List.of(config(false, "v", hook("many.example.com", "/many", ""))),
+                pod("web", ""));
+        assertEquals(5, cut.warnings().size());
+        cut.warnings().forEach(w -> assertEquals(256, w.length()));
+        assertEquals(1000, cut.calls().get(0).warnings().get(0).length(), "the call record keeps what it returned");
     }
 
     // ---- matching ----

@@ -67,9 +67,10 @@ class RenderedConfigurationsTest {
                 }
 
                 module "webhooks" {
-                  source        = "%s"
-                  catalog       = local.catalog
-                  function_urls = { for f in local.functions : f => "https://${f}.functions.example.com/" }
+                  source             = "%s"
+                  catalog            = local.catalog
+                  kubernetes_version = "1.30"
+                  function_urls      = { for f in local.functions : f => "https://${f}.functions.example.com/" }
                   path_tokens   = { for f in local.functions : f => "token-${f}-0123456789abcdef" }
                   ca_bundle     = %s
                   overrides = { for f in local.functions : f => {
@@ -211,9 +212,10 @@ class RenderedConfigurationsTest {
         Files.createDirectories(harness);
         Files.writeString(harness.resolve("main.tf"), """
                 module "webhooks" {
-                  source      = "%s"
-                  catalog     = jsondecode(file("%s"))
-                  default_url = "https://functions.example.com"
+                  source             = "%s"
+                  catalog            = jsondecode(file("%s"))
+                  kubernetes_version = "1.30"
+                  default_url        = "https://functions.example.com"
                   functions   = ["%s"]
                   timing      = { cold_start_seconds = 4.5, evaluation_seconds = 1, network_seconds = 0.5 }
                   overrides   = { "%s" = { failure_policy = "Fail", timeout_seconds = 3 } }
