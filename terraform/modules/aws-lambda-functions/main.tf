@@ -12,8 +12,9 @@ locals {
         # Quarkus native on Lambda: let the runtime, not the JVM signal handlers, manage the process.
         DISABLE_SIGNAL_HANDLERS = "true"
         } : {
-        # Tiered compilation at level 1 starts the JVM faster, which is what a cold admission call waits for.
-        JAVA_TOOL_OPTIONS = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"
+        # Tiered compilation at level 1 starts the JVM faster, which is what a cold admission call waits for; an
+        # OutOfMemoryError ends the process, so Lambda starts a fresh environment instead of reusing a poisoned one.
+        JAVA_TOOL_OPTIONS = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError"
       },
       { TOLLGATE_DEADLINE_TIMEOUT = "${var.timeouts[name].internal_deadline_ms}ms" },
       contains(keys(var.path_tokens), name) ? { TOLLGATE_AUTH_PATH_TOKEN_VALUES = var.path_tokens[name] } : {},

@@ -118,7 +118,7 @@ run "jvm_function" {
     error_message = "bearer tokens, comma-separated as the runtime reads them"
   }
   assert {
-    condition     = nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["QUARKUS_LOG_LEVEL"]) == "DEBUG" && strcontains(nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["JAVA_TOOL_OPTIONS"]), "TieredStopAtLevel=1")
+    condition     = nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["QUARKUS_LOG_LEVEL"]) == "DEBUG" && strcontains(nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["JAVA_TOOL_OPTIONS"]), "TieredStopAtLevel=1") && strcontains(nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["JAVA_TOOL_OPTIONS"]), "-XX:+ExitOnOutOfMemoryError")
     error_message = "own environment plus the JVM start-up options"
   }
 }
