@@ -3,8 +3,18 @@ package dev.tollgate.runtime;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import org.jboss.logmanager.ExtLogRecord;
 
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +77,52 @@ class TokenAuthTest {
         assertRefused(given().contentType("application/json").header("Authorization", "Bearer "
                 + AuthProfiles.BEARER_OLD).body(body).post("/probe-conversion"));
         assertRefused(given().contentType("application/json").body(body).post(path));
+    }
+
+    @Test
+    void noTokenAppearsInAnyLogLineOrMetric() {
+        // The API server leaks a path token in its own error messages; Tollgate must not add to that: no log line
+        // (decision log included) and no metric may carry a token, valid or not (issue 14, secrets in URLs).
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                lines.add(record instanceof ExtLogRecord e ? e.getFormattedMessage() : String.valueOf(record.getMessage()));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger root = Logger.getLogger("");
+        Logger decisions = Logger.getLogger("tollgate.decision");
+        root.addHandler(capture);
+        decisions.addHandler(capture);
+        String wrong = AuthProfiles.PATH_TOKEN + "-wrong";
+        try {
+            post("/" + AuthProfiles.PATH_TOKEN + "/probe", AuthProfiles.BEARER_OLD).then().statusCode(200);
+            post("/" + AuthProfiles.PATH_TOKEN + "/no-such-policy", AuthProfiles.BEARER_OLD).then().statusCode(404);
+            given().contentType("application/json").header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)
+                    .body("{not json").post("/" + AuthProfiles.PATH_TOKEN + "/probe").then().statusCode(400);
+            assertRefused(post("/" + wrong + "/probe", AuthProfiles.BEARER_OLD));
+            String metrics = Probe.metrics();
+            assertFalse(metrics.contains(AuthProfiles.PATH_TOKEN), "a metric carries the token");
+            assertFalse(metrics.contains(AuthProfiles.BEARER_OLD), "a metric carries the bearer token");
+        } finally {
+            root.removeHandler(capture);
+            decisions.removeHandler(capture);
+        }
+        List<String> seen = List.copyOf(lines);
+        assertTrue(seen.stream().anyMatch(l -> l.contains("\"function\":\"probe\"")),
+                "the decision log was captured: " + seen);
+        for (String line : seen) {
+            assertFalse(line.contains(AuthProfiles.PATH_TOKEN) || line.contains(AuthProfiles.BEARER_OLD),
+                    "a log line carries a token: " + line);
+        }
     }
 
     @Test

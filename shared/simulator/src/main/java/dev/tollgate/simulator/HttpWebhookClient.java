@@ -39,6 +39,8 @@ public final class HttpWebhookClient implements WebhookClient {
     @Override
     public Answer post(Webhook webhook, byte[] review) throws CallFailure {
         String url = webhook.url() + "?timeout=" + webhook.timeoutSeconds() + "s";
+        // Messages name the URL as the API server does, but never print a path token (SecretUrls).
+        String shown = SecretUrls.redact(url);
         HttpRequest request;
         try {
             request = HttpRequest.newBuilder(URI.create(url))
@@ -48,17 +50,17 @@ public final class HttpWebhookClient implements WebhookClient {
                     .POST(HttpRequest.BodyPublishers.ofByteArray(review))
                     .build();
         } catch (IllegalArgumentException e) {
-            throw new CallFailure("invalid URL " + url + ": " + e.getMessage(), e);
+            throw new CallFailure("invalid URL " + shown + ": " + SecretUrls.redactIn(e.getMessage()), e);
         }
         try {
             HttpResponse<byte[]> response = client(webhook).send(request, HttpResponse.BodyHandlers.ofByteArray());
             return new Answer(response.statusCode(), response.body(),
                     response.headers().firstValue("Content-Type").orElse(""));
         } catch (IOException e) {
-            throw new CallFailure(ClientErrors.forTransport(url, request.uri(), e), e);
+            throw new CallFailure(ClientErrors.forTransport(shown, request.uri(), e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CallFailure("Post \"" + url + "\": context canceled", e);
+            throw new CallFailure("Post \"" + shown + "\": context canceled", e);
         }
     }
 

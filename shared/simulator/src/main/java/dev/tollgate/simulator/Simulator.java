@@ -508,7 +508,8 @@ public final class Simulator implements AutoCloseable {
 
     /** A call error: rejects under failurePolicy Fail, records and goes on under Ignore. */
     private static void failed(Webhook hook, int round, Trace trace, String error, long micros) throws Rejection {
-        String message = "failed calling webhook \"" + hook.name() + "\": " + error;
+        // The API server's message carries the whole URL; the simulator prints it without secrets (SecretUrls).
+        String message = "failed calling webhook \"" + hook.name() + "\": " + SecretUrls.redactIn(error);
         if (hook.ignoreFailures()) {
             trace.calls.add(record(hook, round, Result.FAILED_OPEN, message + " (failurePolicy Ignore)", micros, null,
                     List.of()));

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.HttpWebhookClient;
+import dev.tollgate.simulator.SecretUrls;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
 import dev.tollgate.simulator.MatchConditionsSupport;
@@ -218,7 +219,7 @@ public class AuditCommand implements Callable<Integer> {
                 return results.denied() > 0 ? 1 : 0;
             }
         } catch (InputException | ClusterException e) {
-            err.println("tollgate audit: " + e.getMessage());
+            err.println("tollgate audit: " + SecretUrls.redactIn(e.getMessage()));
             return 2;
         }
     }

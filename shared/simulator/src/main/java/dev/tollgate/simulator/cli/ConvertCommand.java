@@ -14,6 +14,7 @@ import dev.tollgate.simulator.ConversionPolicies;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.Conversions;
 import dev.tollgate.simulator.HttpWebhookClient;
+import dev.tollgate.simulator.SecretUrls;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
 import io.quarkus.arc.Arc;
@@ -95,7 +96,7 @@ public class ConvertCommand implements Callable<Integer> {
             out.print(output.equals("json") ? Conversions.json(run) : Conversions.text(run, to, target.describe()));
             return run.allConverted() ? 0 : 1;
         } catch (InputException e) {
-            System.err.println("tollgate convert: " + e.getMessage());
+            System.err.println("tollgate convert: " + SecretUrls.redactIn(e.getMessage()));
             return 2;
         }
     }

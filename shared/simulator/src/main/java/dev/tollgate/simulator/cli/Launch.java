@@ -29,7 +29,7 @@ final class Launch {
         useInstalledPolicies();
         Quarkus.run(app, (status, failure) -> {
             if (failure != null) {
-                System.err.println("tollgate: cannot start: " + oneLine(failure));
+                System.err.println("tollgate: cannot start: " + dev.tollgate.simulator.SecretUrls.redactIn(oneLine(failure)));
                 System.exit(2);
             }
             System.exit(status);

@@ -15,6 +15,7 @@ import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.simulator.BundleCatalog;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.HttpWebhookClient;
+import dev.tollgate.simulator.SecretUrls;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
 import dev.tollgate.simulator.KindCheck;
@@ -149,7 +150,7 @@ public class ReviewCommand implements Callable<Integer> {
             out.print(output.equals("json") ? Reports.json(reports) : Reports.text(reports, verbose));
             return reports.stream().allMatch(ManifestReport::allowed) ? 0 : 1;
         } catch (InputException e) {
-            System.err.println("tollgate review: " + e.getMessage());
+            System.err.println("tollgate review: " + SecretUrls.redactIn(e.getMessage()));
             return 2;
         }
     }
