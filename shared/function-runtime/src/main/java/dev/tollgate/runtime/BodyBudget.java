@@ -62,9 +62,6 @@ public class BodyBudget {
         return capacity;
     }
 
-    public long inFlight() {
-        return used.get();
-    }
 
     /** Takes {@code bytes} from the budget; false (nothing taken) when they do not fit. */
     boolean tryReserve(long bytes) {

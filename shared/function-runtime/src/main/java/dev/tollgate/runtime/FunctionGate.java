@@ -131,9 +131,6 @@ public class FunctionGate {
         this.nonApplicationRoot = "/" + root.replaceAll("^/+|/+$", "");
     }
 
-    public AdmissionHandler handler() {
-        return handler;
-    }
 
     AdmissionCodec codec() {
         return handler.codec();
