@@ -11,7 +11,8 @@ import java.util.Set;
  * every warning is kept whole while the total stays within {@value #TRUNCATE_AT_TOTAL} characters; the warning that
  * takes the total past it switches to truncation: every warning so far and every later one is cut to
  * {@value #TRUNCATE_ITEM} characters, and once the cut total reaches {@value #TRUNCATE_AT_TOTAL} later warnings are
- * dropped. Lengths count Unicode code points (Go runes). Not thread-safe; {@link #copy()} for immutable holders.
+ * dropped. A warning holding a control character (a line break) cannot be a header value and is dropped. Lengths
+ * count Unicode code points (Go runes). Not thread-safe; {@link #copy()} for immutable holders.
  */
 public final class WarningRecorder {
 
@@ -55,6 +56,9 @@ public final class WarningRecorder {
         if (!truncating) {
             ordered.add(text); // kept whole only for the one replay when truncation starts
         }
+        if (!printable(text)) {
+            return false; // net.NewWarningHeader refuses control characters: the API server drops the warning
+        }
         String cut = truncating ? cut(text) : text;
         int length = cut.codePointCount(0, cut.length());
         if (truncating || written + length <= TRUNCATE_AT_TOTAL) {
@@ -67,6 +71,9 @@ public final class WarningRecorder {
         written = 0;
         shown.clear();
         for (String w : ordered) {
+            if (!printable(w)) {
+                continue;
+            }
             String c = cut(w);
             written += c.codePointCount(0, c.length());
             shown.add(c);
@@ -82,6 +89,10 @@ public final class WarningRecorder {
 
     public boolean truncating() {
         return truncating;
+    }
+
+    private static boolean printable(String text) {
+        return text.codePoints().noneMatch(Character::isISOControl);
     }
 
     private static String cut(String text) {

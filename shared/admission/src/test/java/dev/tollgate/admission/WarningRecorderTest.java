@@ -72,6 +72,15 @@ class WarningRecorderTest {
     }
 
     @Test
+    void aWarningWithAControlCharacterIsDropped() {
+        // apimachinery pkg/util/net/http.go NewWarningHeader refuses it, so the recorder writes no header.
+        WarningRecorder r = new WarningRecorder();
+        assertFalse(r.add("line one\nline two"));
+        assertTrue(r.add("fine"));
+        assertEquals(List.of("fine"), r.warnings());
+    }
+
+    @Test
     void copiesAreIndependent() {
         WarningRecorder a = new WarningRecorder();
         a.add("one");

@@ -160,9 +160,10 @@ public final class Conversions {
             throw new IllegalStateException(e);
         }
         double ms = millis(start);
-        String text = new String(answer.body(), StandardCharsets.UTF_8);
-        if (answer.status() != 200) {
-            String problem = "HTTP " + answer.status() + ": " + (text.length() > 500 ? text.substring(0, 500) : text);
+        if (!ClientErrors.isAnswer(answer.status())) {
+            // The API server's conversion client is client-go's REST client too (apiextensions-apiserver
+            // pkg/apiserver/conversion/webhook_converter.go): its error for the answer, e.g. a Status's message.
+            String problem = ClientErrors.forResponse(answer.status(), answer.contentType(), answer.body());
             fail(batch, outcomes, "conversion webhook for " + gvk + " failed: " + problem, ms);
             exchanges.add(new Exchange(kind, review, parseOrNull(answer.body()), List.of(problem), ms));
             return;

@@ -206,7 +206,8 @@ class ConvertCommandTest {
                         return "broken";
                     }
                 });
-        assertTrue(http500.outcomes().get(0).message().endsWith("failed: HTTP 500: {\"message\":\"boom\"}"));
+        assertTrue(http500.outcomes().get(0).message().endsWith("failed: an error on the server (\"unknown\") has "
+                + "prevented the request from succeeding"), http500.outcomes().get(0).message());
     }
 
     /** The real policy's answer, then corrupted. */
