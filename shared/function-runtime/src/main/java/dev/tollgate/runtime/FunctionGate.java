@@ -52,8 +52,8 @@ import io.vertx.ext.web.RoutingContext;
  * 400 and an ERROR stack trace;</li>
  * <li>Funqy's route decodes the body into an {@link IncomingReview}, or an {@link IncomingConversion} for a conversion
  * function (with the codec's reader, see {@link FunqyFunctions}) and calls the function's {@code @Funq} method on a
- * worker thread, which calls {@code serve}: the policy, under the deadline; Funqy writes the {@link ReviewAnswer},
- * whose status a headers-end handler sets.</li>
+ * worker thread, which calls {@code serve}: the policy, under the deadline; the gate writes the answer from that
+ * worker (with its status, which Funqy cannot set) and the function's Uni never emits, so Funqy writes nothing.</li>
  * </ol>
  * Errors are Kubernetes {@code Status} bodies. Every answer is counted and logged once, just before it is sent; a
  * request whose client went away is logged at DEBUG and not recorded as answered.
@@ -224,8 +224,7 @@ public class FunctionGate {
             }
         });
         ContextLocals.put(CALL, call);
-        call.deadlineTimer = ctx.vertx().setTimer(deadline.timeout().toMillis(), id -> deadlineReached(call));
-        call.bodyTimer = ctx.vertx().setTimer(bodyReadTimeout.toMillis(), id -> bodyTimedOut(call));
+        armTimer(call);
         String funqyPath = "/" + call.functionName;
         if (ctx.normalizedPath().equals(funqyPath)) {
             ctx.next();
@@ -241,7 +240,6 @@ public class FunctionGate {
             ctx.next();
             return;
         }
-        ctx.vertx().cancelTimer(call.bodyTimer);
         if (call.answered.get()) {
             return; // the deadline or the body-read timer answered while the body arrived
         }
@@ -253,11 +251,6 @@ public class FunctionGate {
             refuse(call, refusal(problem.status(), problem.getMessage()));
             return;
         }
-        ctx.addHeadersEndHandler(v -> {
-            if (call.funqyStatus > 0) {
-                ctx.response().setStatusCode(call.funqyStatus);
-            }
-        });
         call.dispatched = true;
         ctx.next();
     }
@@ -309,15 +302,15 @@ public class FunctionGate {
                     call.leave();
                 }
             }
-            if (!claim(call, result, false)) {
-                if (!call.uid().isEmpty()) {
-                    LOG.warnf("policy %s returned after %d ms for uid=%s; its answer was dropped, the deadline had "
-                            + "already answered", call.functionLabel(), call.elapsedMicros() / 1000, call.uid());
-                }
-                return Uni.createFrom().nothing();
+            if (claim(call, result, false)) {
+                // Written here, on the worker that ran the policy: Funqy would first hop to another worker
+                // (emitOn) and could only send 200.
+                send(call, result.status(), result.body(), false);
+            } else if (!call.uid().isEmpty()) {
+                LOG.warnf("policy %s returned after %d ms for uid=%s; its answer was dropped, the deadline had "
+                        + "already answered", call.functionLabel(), call.elapsedMicros() / 1000, call.uid());
             }
-            call.funqyStatus = result.status();
-            return Uni.createFrom().item(new ReviewAnswer(result.status(), result.body()));
+            return Uni.createFrom().nothing();
         } finally {
             call.finish(metrics);
         }
@@ -330,11 +323,38 @@ public class FunctionGate {
         return new CallResult.Refused(500, codec().errorBody(500, message), message);
     }
 
-    /** On the event loop, when the deadline passes before the policy answered. */
-    private void deadlineReached(ReviewCall call) {
+    /**
+     * Arms the call's one timer for the next of its two limits: the body-read timeout while the body is still
+     * arriving, and the deadline. One timer per request, not two: setting and cancelling Vert.x timers is a
+     * measurable part of a review's cost at thousands of reviews per second.
+     */
+    private void armTimer(ReviewCall call) {
+        long elapsedMillis = call.elapsedMicros() / 1000;
+        long due = deadline.timeout().toMillis();
+        if (!call.ctx.request().isEnded()) {
+            due = Math.min(due, bodyReadTimeout.toMillis());
+        }
+        call.timer = call.ctx.vertx().setTimer(Math.max(1, due - elapsedMillis), id -> timerFired(call));
+    }
+
+    /** On the event loop: the body-read timeout or the deadline passed, or neither yet (then armed again). */
+    private void timerFired(ReviewCall call) {
         if (call.answered.get()) {
             return;
         }
+        long elapsedMillis = call.elapsedMicros() / 1000;
+        if (!call.ctx.request().isEnded() && elapsedMillis >= bodyReadTimeout.toMillis()
+                && bodyReadTimeout.compareTo(deadline.timeout()) < 0) {
+            bodyTimedOut(call);
+        } else if (elapsedMillis >= deadline.timeout().toMillis()) {
+            deadlineReached(call);
+        } else {
+            armTimer(call); // the body arrived before its timeout; the deadline is still ahead
+        }
+    }
+
+    /** On the event loop, when the deadline passes before the policy answered. */
+    private void deadlineReached(ReviewCall call) {
         CallResult result = timeoutResult(call);
         if (claim(call, result, true)) {
             send(call, result.status(), result.body(), !call.ctx.request().isEnded());
@@ -351,9 +371,6 @@ public class FunctionGate {
 
     /** On the event loop, when the body has not arrived in time: 408, and the connection is not reused. */
     private void bodyTimedOut(ReviewCall call) {
-        if (call.answered.get() || call.ctx.request().isEnded()) {
-            return;
-        }
         LOG.debugf("request body for %s did not arrive within %d ms", call.functionLabel(),
                 bodyReadTimeout.toMillis());
         CallResult result = refusal(408, "the request body did not arrive within "
@@ -441,11 +458,8 @@ public class FunctionGate {
         if (!call.answered.compareAndSet(false, true)) {
             return false;
         }
-        if (call.deadlineTimer >= 0) {
-            call.ctx.vertx().cancelTimer(call.deadlineTimer);
-        }
-        if (call.bodyTimer >= 0) {
-            call.ctx.vertx().cancelTimer(call.bodyTimer);
+        if (call.timer >= 0) {
+            call.ctx.vertx().cancelTimer(call.timer);
         }
         String function = call.functionLabel();
         if (call.ctx.response().closed()) {

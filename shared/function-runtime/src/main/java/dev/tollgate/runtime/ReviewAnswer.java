@@ -1,47 +1,15 @@
 package dev.tollgate.runtime;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonSerializer;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.annotation.JsonSerialize;
-
-import io.quarkus.runtime.annotations.RegisterForReflection;
-
 /**
- * The output of every policy's {@code @Funq} method: the encoded answer (an AdmissionReview, or a Kubernetes
- * {@code Status} error) and its HTTP status. Funqy writes the body as it is (the codec already encoded it); the gate
- * sets the status, which Funqy itself would always send as 200.
+ * The declared output of every policy's {@code @Funq} method: the answer to one review, which the gate writes. The
+ * gate sends it from the worker thread that ran the policy, with its status (an AdmissionReview or ConversionReview
+ * in the version received, or a Kubernetes {@code Status} error), so the {@code Uni<ReviewAnswer>} the function
+ * returns completes without an item and Funqy writes nothing. Funqy HTTP 3.34.1 would write an emitted item only
+ * after one more hop to another worker thread (its handler always emits with {@code emitOn(executor)}), and always
+ * with status 200.
  */
-@JsonSerialize(using = ReviewAnswer.Writer.class)
 public final class ReviewAnswer {
 
-    private final int status;
-    private final byte[] body;
-
-    ReviewAnswer(int status, byte[] body) {
-        this.status = status;
-        this.body = body;
-    }
-
-    public int status() {
-        return status;
-    }
-
-    /** The encoded JSON body. */
-    public byte[] body() {
-        return body.clone();
-    }
-
-    /** Funqy's serializer for the answer: the encoded bytes, unchanged. */
-    @RegisterForReflection
-    public static final class Writer extends JsonSerializer<ReviewAnswer> {
-        @Override
-        public void serialize(ReviewAnswer answer, JsonGenerator gen, SerializerProvider serializers)
-                throws IOException {
-            gen.writeRawValue(new String(answer.body, StandardCharsets.UTF_8));
-        }
+    private ReviewAnswer() {
     }
 }

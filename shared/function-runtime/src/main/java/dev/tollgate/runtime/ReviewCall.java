@@ -24,10 +24,8 @@ final class ReviewCall {
     volatile AdmissionReview review;
     /** ... or a conversion review. */
     volatile ConversionReview conversion;
-    /** The status of the answer Funqy writes (it always writes 200; a headers-end handler sets this one). */
-    volatile int funqyStatus;
-    volatile long deadlineTimer = -1;
-    volatile long bodyTimer = -1;
+    /** The one timer of the call: the body-read timeout or the deadline, whichever comes next. */
+    volatile long timer = -1;
     /** Handed to Funqy's route: from here on a worker will call serve, which finishes the call. */
     volatile boolean dispatched;
     private Thread worker;

@@ -23,14 +23,14 @@ import io.restassured.response.Response;
 @TestProfile(BudgetTest.Small.class)
 class BudgetTest {
 
-    /** A budget of exactly one maximal body (64 KiB), and a short body-read timeout. */
+    /** A budget of exactly one maximal body (64 KiB), a short body-read timeout and a deadline after it. */
     public static class Small implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("tollgate.admission.max-body-bytes", "65536",
                     "tollgate.budget.in-flight-body-bytes", "65536",
                     "tollgate.admission.body-read-timeout", "500ms",
-                    "tollgate.deadline.timeout", "5s");
+                    "tollgate.deadline.timeout", "2s");
         }
     }
 
@@ -92,5 +92,14 @@ class BudgetTest {
         }
         // Both stalled requests gave their share of the budget back: a maximal body still fits.
         post(review(60_000)).then().statusCode(200);
+    }
+
+    /** One timer serves both limits: once the body is in, the body-read timeout passing hands over to the deadline. */
+    @Test
+    void aPolicyStillSlowAfterTheBodyReadTimeoutGetsTheDeadlineAnswer() {
+        post(review(1_000, "sleep-ms", "700")).then().statusCode(200); // past the body-read timeout, within the deadline
+        post(review(1_000, "sleep-ms", "3000")).then().statusCode(500)
+                .body("kind", equalTo("Status"))
+                .body("message", equalTo("policy probe did not answer within the deadline of 2000 ms"));
     }
 }
