@@ -46,7 +46,7 @@ public class CelMutate implements MutatingPolicy {
         this(MutatingPolicies.load(ConfigFiles.read(config.stream().map(String::strip).filter(s -> !s.isEmpty())
                 .map(Path::of).toList()), environment(authorizer),
                 NamespaceOptions.read("tollgate.cel-mutate", key -> all.getOptionalValue(key, String.class))));
-        LOG.infof("cel-mutate: %s from %s", policies.summary(), config);
+        LOG.infof("cel-mutate: %s (configuration %s)", policies.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-mutate: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-mutate: " + e));
         // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.

@@ -45,7 +45,7 @@ public class CelPolicy implements ValidatingPolicy {
         this(ValidatingPolicies.load(ConfigFiles.read(config.stream().map(String::strip).filter(s -> !s.isEmpty())
                 .map(Path::of).toList()), environment(authorizer),
                 NamespaceOptions.read("tollgate.cel-policy", key -> all.getOptionalValue(key, String.class))));
-        LOG.infof("cel-policy: %s from %s", policies.summary(), config);
+        LOG.infof("cel-policy: %s (configuration %s)", policies.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-policy: " + e));
         // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.

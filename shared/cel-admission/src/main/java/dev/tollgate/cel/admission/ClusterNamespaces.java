@@ -227,8 +227,11 @@ public final class ClusterNamespaces implements NamespaceSource {
                 ObjectNode ns = fetch(name);
                 remember(name, ns);
                 mine.complete(ns);
-            } catch (RuntimeException e) {
-                mine.completeExceptionally(e);
+            } catch (Throwable e) {
+                mine.completeExceptionally(e); // never leave the waiters blocked
+                if (e instanceof Error error) {
+                    throw error;
+                }
             } finally {
                 inFlight.remove(name, mine);
             }

@@ -21,7 +21,8 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 
 /**
- * Lookups that fail other than NotFound, against fabric8's mock API server in expectation mode. The API server's
+ * Against fabric8's mock API server in expectation mode: concurrent lookups, and lookups that fail other than
+ * NotFound. The API server's
  * namespace matcher turns any error but NotFound into an internal error for a namespaceSelector
  * (webhook/predicates/namespace/matcher.go); a failed namespaceObject lookup fails the request with the error's
  * Status (policy/validating/dispatcher.go, policy/mutating/dispatcher.go).
@@ -49,6 +50,33 @@ class ClusterNamespacesFailuresTest {
         assertEquals("Internal error occurred: " + forbidden, e.selectorMessage());
         assertEquals(403, e.denial().code());
         assertEquals("Forbidden", e.denial().reason());
+    }
+
+    @Test
+    void concurrentLookupsOfOneNamespaceShareOneGet() throws Exception {
+        server.expect().get().delay(500, java.util.concurrent.TimeUnit.MILLISECONDS)
+                .withPath("/api/v1/namespaces/busy").andReturn(200, Map.of("apiVersion", "v1", "kind", "Namespace",
+                        "metadata", Map.of("name", "busy", "labels", Map.of("a", "b")))).always();
+        ClusterNamespaces source = source(URI.create(server.url("/")));
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return source.get("busy").path("metadata").path("labels").path("a").asText();
+                }));
+            }
+            start.countDown();
+            for (var r : results) {
+                assertEquals("b", r.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // Eight reviews arriving together (a burst after scale from zero) cost one GET, not eight.
+        assertEquals(1, source.apiCalls());
     }
 
     @Test
