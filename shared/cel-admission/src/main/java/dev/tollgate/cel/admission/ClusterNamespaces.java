@@ -202,7 +202,7 @@ public final class ClusterNamespaces implements NamespaceSource {
                 + " s, at most " + settings.maxEntries() + ")";
     }
 
-    /** How many GETs were sent (for the decision log and tests). */
+    /** How many GETs were sent (for tests and diagnostics). */
     public long apiCalls() {
         return gets.get();
     }
