@@ -100,6 +100,7 @@ public final class Deployer {
         preflight();
         checkSecrets(manifests);
         checkConfigMaps(manifests);
+        checkServiceAccounts(manifests);
         Map<String, Service> applied = new LinkedHashMap<>();
         for (ServiceManifest m : manifests) {
             Service svc = toService(m, registry, tag);
@@ -258,6 +259,37 @@ public final class Deployer {
             throw new DeployException("the functions mount these config maps, which do not exist in namespace "
                     + namespace + ": " + missing + ". Create them first from your policy files, e.g. kubectl create "
                     + "configmap " + missing.get(0) + " -n " + namespace + " --from-file=<policy files>.");
+        }
+    }
+
+    /**
+     * Every ServiceAccount a Service runs as (the CEL functions: get on namespaces) must exist, or Knative cannot
+     * create its pods; knative/rbac/ holds them with their RBAC.
+     */
+    void checkServiceAccounts(List<ServiceManifest> manifests) {
+        java.util.Map<String, String> needed = new java.util.TreeMap<>();
+        for (ServiceManifest m : manifests) {
+            String account = m.tree().path("spec").path("template").path("spec").path("serviceAccountName").asText("");
+            if (!account.isEmpty()) {
+                needed.putIfAbsent(account, m.name());
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        List<String> files = new ArrayList<>();
+        needed.forEach((account, function) -> {
+            try {
+                if (kube.serviceAccounts().inNamespace(namespace).withName(account).get() == null) {
+                    missing.add(account);
+                    files.add("knative/rbac/" + function + ".yaml");
+                }
+            } catch (KubernetesClientException e) {
+                throw translate(e, "read service account " + account);
+            }
+        });
+        if (!missing.isEmpty()) {
+            throw new DeployException("the functions run as these service accounts, which do not exist in namespace "
+                    + namespace + ": " + missing + ". Create them and their RBAC first: kubectl apply -f "
+                    + String.join(" -f ", files) + " (knative/README.md, section Namespaces from the cluster).");
         }
     }
 

@@ -192,6 +192,24 @@ class DeployerTest {
     }
 
     @Test
+    void aMissingServiceAccountStopsTheDeploy() {
+        createAuthSecret();
+        ServiceManifest celPolicy = ServiceManifest.parse(Manifests.yaml("cel-policy")
+                .replace("      containerConcurrency: 100\n",
+                        "      containerConcurrency: 100\n      serviceAccountName: tollgate-cel-policy\n"),
+                "cel-policy.yaml");
+        DeployException e = assertThrows(DeployException.class, () -> deployer.deploy(List.of(celPolicy), null, null,
+                FAST));
+        assertTrue(e.getMessage().contains("service accounts, which do not exist in namespace tollgate: "
+                + "[tollgate-cel-policy]. Create them and their RBAC first: kubectl apply -f "
+                + "knative/rbac/cel-policy.yaml"), e.getMessage());
+        assertEquals(0, knative.services().inNamespace(NS).list().getItems().size());
+        client.serviceAccounts().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                .withNewMetadata().withName("tollgate-cel-policy").endMetadata().build()).create();
+        deployer.checkServiceAccounts(List.of(celPolicy)); // present now: no complaint
+    }
+
+    @Test
     void aSecretWithoutTheMountedFileIsMissingToo() {
         client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("tollgate-auth")
                 .endMetadata().addToData("other", "eA==").build()).create();

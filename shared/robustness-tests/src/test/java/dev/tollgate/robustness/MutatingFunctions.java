@@ -7,7 +7,10 @@ import java.util.function.Supplier;
 
 import dev.tollgate.admission.MutatingPolicy;
 import dev.tollgate.functions.alwayspullimages.AlwaysPullImages;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.functions.celmutate.CelMutate;
+import dev.tollgate.functions.celmutate.MutatingPolicies;
 
 /**
  * Every mutating function in functions/, by name, built as the function builds it (default configuration).
@@ -18,9 +21,11 @@ final class MutatingFunctions {
 
     static final Map<String, Supplier<MutatingPolicy>> ALL = Map.of(
             "always-pull-images", () -> new AlwaysPullImages(true),
-            // The function's shipped examples (sidecar, owner label), namespaces not listed there have no labels.
-            "cel-mutate", () -> new CelMutate(List.of(root().resolve("functions/cel-mutate/examples").toString()),
-                    "empty", "none"));
+            // The function's shipped examples (sidecar, owner label); namespaces not listed there have only their
+            // name label (the function's default, unknown-namespace=empty).
+            "cel-mutate", () -> new CelMutate(MutatingPolicies.load(ConfigFiles.read(List.of(
+                    root().resolve("functions/cel-mutate/examples"))), CelMutate.environment("none"),
+                    Namespaces.Unknown.EMPTY)));
 
     private static Path root() {
         return Path.of(System.getProperty("tollgate.root.dir", "../.."));

@@ -84,11 +84,11 @@ class EndToEndTest {
                 // The simulator plays an API server that presents no credentials; the runtime's caller checks have
                 // their own tests.
                 "-Dtollgate.auth.required=false",
-                // The bundled cel-policy and cel-mutate read the simulator's example policies.
+                // The bundled cel-policy and cel-mutate read the simulator's example policies, exactly as the
+                // all-in-one README starts them: namespaces those files do not list get the functions' default,
+                // which is the simulator's (only the kubernetes.io/metadata.name label).
                 "-Dtollgate.cel-policy.config=" + policies.resolve("cel-policy") + "," + policies.resolve("namespaces.yaml"),
                 "-Dtollgate.cel-mutate.config=" + policies.resolve("cel-mutate") + "," + policies.resolve("namespaces.yaml"),
-                "-Dtollgate.cel-policy.unknown-namespace=empty",
-                "-Dtollgate.cel-mutate.unknown-namespace=empty",
                 "-jar", runner.toAbsolutePath().toString())
                 .redirectErrorStream(true).redirectOutput(bundleLog.toFile()).start();
         waitUntilReady();

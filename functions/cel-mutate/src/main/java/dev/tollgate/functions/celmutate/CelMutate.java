@@ -6,6 +6,7 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -17,7 +18,7 @@ import dev.tollgate.admission.Verdict;
 import dev.tollgate.cel.Authorizer;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
-import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.RegistrationCoverage;
 import dev.tollgate.runtime.IncomingReview;
 import dev.tollgate.runtime.ReviewAnswer;
@@ -38,11 +39,14 @@ public class CelMutate implements MutatingPolicy {
     @Inject
     public CelMutate(
             @ConfigProperty(name = "tollgate.cel-mutate.config") List<String> config,
-            @ConfigProperty(name = "tollgate.cel-mutate.unknown-namespace", defaultValue = "error") String unknown,
-            @ConfigProperty(name = "tollgate.cel-mutate.authorizer", defaultValue = "none") String authorizer) {
+            @ConfigProperty(name = "tollgate.cel-mutate.authorizer", defaultValue = "none") String authorizer,
+            Config all) {
+        // tollgate.cel-mutate.namespaces, unknown-namespace, namespace-cache-ttl, namespace-cache-size,
+        // namespace-lookup-timeout: see NamespaceOptions and application.properties.
         this(MutatingPolicies.load(ConfigFiles.read(config.stream().map(String::strip).filter(s -> !s.isEmpty())
-                .map(Path::of).toList()), environment(authorizer), Namespaces.Unknown.parse(unknown)));
-        LOG.infof("cel-mutate: %s from %s", policies.summary(), config);
+                .map(Path::of).toList()), environment(authorizer),
+                NamespaceOptions.read("tollgate.cel-mutate", key -> all.getOptionalValue(key, String.class))));
+        LOG.infof("cel-mutate: %s (configuration %s)", policies.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-mutate: " + w));
         policies.compileErrors().forEach(e -> LOG.error("cel-mutate: " + e));
         // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.

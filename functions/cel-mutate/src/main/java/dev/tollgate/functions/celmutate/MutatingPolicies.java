@@ -26,6 +26,8 @@ import dev.tollgate.functions.celmutate.MutatingPolicyDefinition.Binding;
 import dev.tollgate.functions.celmutate.MutatingPolicyDefinition.Mutation;
 import dev.tollgate.functions.celmutate.MutatingPolicyDefinition.PatchType;
 import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.NamespaceLookupException;
+import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.PolicyConfig;
 import dev.tollgate.cel.admission.PolicyDispatcher;
@@ -126,7 +128,13 @@ public final class MutatingPolicies {
      */
     public static MutatingPolicies load(List<ConfigFiles.Document> documents, KubeCel cel,
             Namespaces.Unknown unknownNamespaces) {
-        return new MutatingPolicies(cel, PolicyConfig.load(documents, KINDS, unknownNamespaces));
+        return load(documents, cel, NamespaceOptions.config(unknownNamespaces));
+    }
+
+    /** As {@link #load(List, KubeCel, Namespaces.Unknown)}, with namespaces from where the options say. */
+    public static MutatingPolicies load(List<ConfigFiles.Document> documents, KubeCel cel,
+            NamespaceOptions namespaces) {
+        return new MutatingPolicies(cel, PolicyConfig.load(documents, KINDS, namespaces));
     }
 
     public List<String> compileErrors() {
@@ -154,12 +162,23 @@ public final class MutatingPolicies {
     /**
      * Applies every matching policy binding to {@code object} (the request's object, a private copy) in place.
      *
-     * @return allow, or a denial naming the first policy binding that failed under failurePolicy Fail
+     * @return allow, or a denial naming the first policy binding that failed under failurePolicy Fail, or the
+     *         namespace lookup's error: a namespaceObject that cannot be read fails the request whatever the
+     *         failurePolicy, its Status as is and anything else as NotFound (k8s.io/apiserver
+     *         pkg/admission/plugin/policy/mutating/dispatcher.go, dispatchInvocations)
      */
     public Verdict mutate(AdmissionRequest request, ObjectNode object) {
         if (object == null) {
             return Verdict.allow(); // DELETE and CONNECT carry no object to mutate
         }
+        try {
+            return dispatch(request, object);
+        } catch (NamespaceLookupException e) {
+            return e.hasStatus() ? e.denial() : NamespaceLookupException.notFound(request.namespace(), "").denial();
+        }
+    }
+
+    private Verdict dispatch(AdmissionRequest request, ObjectNode object) {
         ObjectNode[] current = { object.deepCopy() };
         String[] denial = { null };
         dispatcher.dispatch(request, new PolicyDispatcher.Handler<>() {
@@ -210,14 +229,9 @@ public final class MutatingPolicies {
         if (exprs.variablesError() != null) {
             throw new MutationFailed(exprs.variablesError());
         }
-        ObjectNode namespaceObject = null;
-        if (policy.usesNamespaceObject) {
-            try {
-                namespaceObject = dispatcher.namespaces().namespaceObject(request);
-            } catch (Namespaces.UnknownNamespaceException e) {
-                throw new MutationFailed(e.getMessage());
-            }
-        }
+        // Looked up only for policies that use it; a failure propagates to mutate().
+        ObjectNode namespaceObject = policy.usesNamespaceObject ? dispatcher.namespaces().namespaceObject(request)
+                : null;
         AdmissionInput input = AdmissionInput.of(withObject(request, object)).withParams(param)
                 .withNamespaceObject(namespaceObject);
         PolicyExpressions.ConditionResult match = exprs.matchConditions(exprs.set().newEvaluation(input));

@@ -19,6 +19,8 @@ import dev.tollgate.functions.celpolicy.ValidatingPolicyDefinition.AuditAnnotati
 import dev.tollgate.functions.celpolicy.ValidatingPolicyDefinition.Binding;
 import dev.tollgate.functions.celpolicy.ValidatingPolicyDefinition.Validation;
 import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.NamespaceLookupException;
+import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.PolicyConfig;
 import dev.tollgate.cel.admission.PolicyDispatcher;
@@ -111,7 +113,13 @@ public final class ValidatingPolicies {
      */
     public static ValidatingPolicies load(List<ConfigFiles.Document> documents, KubeCel cel,
             Namespaces.Unknown unknownNamespaces) {
-        return new ValidatingPolicies(cel, PolicyConfig.load(documents, KINDS, unknownNamespaces));
+        return load(documents, cel, NamespaceOptions.config(unknownNamespaces));
+    }
+
+    /** As {@link #load(List, KubeCel, Namespaces.Unknown)}, with namespaces from where the options say. */
+    public static ValidatingPolicies load(List<ConfigFiles.Document> documents, KubeCel cel,
+            NamespaceOptions namespaces) {
+        return new ValidatingPolicies(cel, PolicyConfig.load(documents, KINDS, namespaces));
     }
 
     /** Expressions that failed to compile; the policies stay in force and fail per their failurePolicy. */
@@ -138,8 +146,21 @@ public final class ValidatingPolicies {
         return config.summary("ValidatingAdmissionPolicies");
     }
 
-    /** Evaluates every policy binding that matches the request and combines their decisions. */
+    /**
+     * Evaluates every policy binding that matches the request and combines their decisions. A namespaceObject that
+     * cannot be read fails the whole request with the lookup's error, whatever the failurePolicy, as the API server's
+     * dispatcher returns it (k8s.io/apiserver pkg/admission/plugin/policy/validating/dispatcher.go: an error without
+     * a Status becomes a 500).
+     */
     public Verdict validate(AdmissionRequest request) {
+        try {
+            return dispatch(request);
+        } catch (NamespaceLookupException e) {
+            return e.denial();
+        }
+    }
+
+    private Verdict dispatch(AdmissionRequest request) {
         ValidationOutcome outcome = new ValidationOutcome();
         dispatcher.dispatch(request, new PolicyDispatcher.Handler<>() {
             @Override
@@ -165,15 +186,9 @@ public final class ValidatingPolicies {
             decisions.error(-1, exprs.variablesError());
             return;
         }
-        ObjectNode namespaceObject = null;
-        if (policy.usesNamespaceObject) {
-            try {
-                namespaceObject = dispatcher.namespaces().namespaceObject(request);
-            } catch (Namespaces.UnknownNamespaceException e) {
-                decisions.error(-1, e.getMessage());
-                return;
-            }
-        }
+        // Looked up only for policies that use it; a failure propagates to validate().
+        ObjectNode namespaceObject = policy.usesNamespaceObject ? dispatcher.namespaces().namespaceObject(request)
+                : null;
         Evaluation evaluation = exprs.set().newEvaluation(AdmissionInput.of(request).withParams(param)
                 .withNamespaceObject(namespaceObject));
         PolicyExpressions.ConditionResult match = exprs.matchConditions(evaluation);

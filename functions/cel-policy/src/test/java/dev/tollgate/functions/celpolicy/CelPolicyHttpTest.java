@@ -66,9 +66,11 @@ class CelPolicyHttpTest {
     }
 
     @Test
-    void unknownNamespaceIsAFailureUnderFailPolicy() {
-        FUNCTION.review(ReviewBuilder.create(Policies.deployment("elsewhere", 1, "registry.example.com/web:1")))
-                .assertDenied().withMessageContaining("namespace \"elsewhere\" is not known");
+    void anUnlistedNamespaceExistsWithOnlyItsNameLabel() {
+        // The default (unknown-namespace=empty), as the simulator assumes: no environment label, so no replica
+        // limit binding selects it, and nothing fails.
+        FUNCTION.review(ReviewBuilder.create(Policies.deployment("elsewhere", 40, "registry.example.com/web:1")))
+                .assertAllowed().assertNoWarnings();
     }
 
     static List<MalformedRequests.Case> malformed() {

@@ -123,7 +123,8 @@ class CelPolicyTest {
                 """);
         Policies.tester(yaml).create(deployment("nowhere", 9))
                 .assertDenied().withMessageContaining("ValidatingAdmissionPolicy 'replicas.example.com' denied "
-                        + "request: failed to configure policy: namespace \"nowhere\" is not known");
+                        + "request: failed to configure policy: namespaces \"nowhere\" not found (this function knows "
+                        + "only the namespaces in its policy configuration files");
         Policies.tester(yaml.replace("  matchConstraints:\n", "  failurePolicy: Ignore\n  matchConstraints:\n"))
                 .create(deployment("nowhere", 9)).assertAllowed();
         AdmissionTester.of(Policies.of(yaml, Namespaces.Unknown.EMPTY, "none")).create(deployment("nowhere", 9))

@@ -104,8 +104,9 @@ public record MatchResources(LabelSelector namespaceSelector, LabelSelector obje
     /**
      * Whether the request is matched.
      *
-     * @throws Namespaces.UnknownNamespaceException when the request matches otherwise but its namespace's labels
-     *                                              are needed and unknown
+     * @throws NamespaceLookupException when the request matches otherwise but its namespace's labels are needed and
+     *                                  cannot be read; the message is the API server's (NotFound as is, anything
+     *                                  else an internal error: webhook/predicates/namespace/matcher.go)
      */
     public boolean matches(AdmissionRequest request, Namespaces namespaces) {
         RuntimeException namespaceError = null;
@@ -113,8 +114,8 @@ public record MatchResources(LabelSelector namespaceSelector, LabelSelector obje
         if (!namespaceSelector.matchesEverything() && appliesNamespaceSelector(request)) {
             try {
                 nsMatch = namespaceSelector.matches(namespaces.labelsFor(request));
-            } catch (Namespaces.UnknownNamespaceException e) {
-                namespaceError = e;
+            } catch (NamespaceLookupException e) {
+                namespaceError = new NamespaceLookupException(e.code(), e.reason(), e.selectorMessage());
             }
         }
         if (!nsMatch) {

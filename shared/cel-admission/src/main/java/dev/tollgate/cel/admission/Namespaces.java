@@ -16,21 +16,25 @@ import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.match.LabelSyntax;
 
 /**
- * The Namespace objects a policy function knows. The API server looks namespaces up for {@code namespaceSelector}
- * and {@code namespaceObject}; a function has no API server to ask, so the namespaces are part of its configuration
- * ({@code kind: Namespace} documents in the configuration files). What happens for a namespace that is not
- * configured is chosen by {@link Unknown}.
+ * The Namespace objects a policy function knows, for {@code namespaceSelector} and {@code namespaceObject}. The API
+ * server reads them from its namespace cache; a function reads them from its configuration ({@code kind: Namespace}
+ * documents in the configuration files) or, in a cluster, from the Kubernetes API ({@link ClusterNamespaces}). A
+ * name that the configured documents do not hold goes to the fallback {@link NamespaceSource}: under
+ * {@link Unknown} for a configuration-only function, or the API.
  */
 public final class Namespaces {
 
-    /** What to do with a namespace that is not configured. */
+    /** What to do with a namespace that is not configured (and not looked up in the API). */
     public enum Unknown {
         /**
-         * The lookup fails: the policy's evaluation errs and its failurePolicy applies (Fail denies, Ignore skips),
-         * as when the API server cannot read the namespace.
+         * The lookup fails as the API server's does for a namespace that does not exist (NotFound): a
+         * namespaceSelector reports "failed to configure" under the failurePolicy, namespaceObject fails the request.
          */
         ERROR,
-        /** Treat it as a namespace of that name with no labels and no annotations. */
+        /**
+         * It exists with only the {@code kubernetes.io/metadata.name} label that the API server gives every
+         * namespace, no annotations: what the simulator assumes for a namespace it was not given.
+         */
         EMPTY;
 
         public static Unknown parse(String value) {
@@ -42,27 +46,75 @@ public final class Namespaces {
         }
     }
 
-    /** A namespace the function was asked about but does not know, with the way to fix it. */
-    public static final class UnknownNamespaceException extends RuntimeException {
-
-        public UnknownNamespaceException(String namespace) {
-            super("namespace \"" + namespace + "\" is not known to this function: add a Namespace object for it to "
-                    + "the policy configuration files", null, false, false);
-        }
-    }
+    /** The label the API server sets on every namespace to its name (Kubernetes 1.21+). */
+    public static final String NAME_LABEL = "kubernetes.io/metadata.name";
 
     private static final String NAMESPACES = "namespaces";
 
     private final Map<String, ObjectNode> byName;
-    private final Unknown unknown;
+    private final NamespaceSource fallback;
 
-    private Namespaces(Map<String, ObjectNode> byName, Unknown unknown) {
+    private Namespaces(Map<String, ObjectNode> byName, NamespaceSource fallback) {
         this.byName = byName;
-        this.unknown = unknown;
+        this.fallback = fallback;
     }
 
+    /** The given namespaces (each labelled with its name, as the API server does), then {@code unknown}. */
     public static Namespaces of(Map<String, ObjectNode> byName, Unknown unknown) {
-        return new Namespaces(Collections.unmodifiableMap(new LinkedHashMap<>(byName)), unknown);
+        return of(byName, unknown == Unknown.EMPTY ? ASSUMED : NOT_CONFIGURED);
+    }
+
+    /** The given namespaces (each labelled with its name, as the API server does), then the fallback. */
+    public static Namespaces of(Map<String, ObjectNode> byName, NamespaceSource fallback) {
+        Map<String, ObjectNode> labelled = new LinkedHashMap<>();
+        byName.forEach((name, ns) -> labelled.put(name, withNameLabel(name, ns)));
+        return new Namespaces(Collections.unmodifiableMap(labelled), fallback);
+    }
+
+    /** Every namespace from the source (e.g. the Kubernetes API), none configured. */
+    public static Namespaces from(NamespaceSource source) {
+        return new Namespaces(Map.of(), source);
+    }
+
+    /** Unknown namespaces exist with only the name label (what the simulator and the API server's labelling give). */
+    public static final NamespaceSource ASSUMED = new NamespaceSource() {
+        @Override
+        public ObjectNode get(String name) {
+            ObjectNode ns = JsonNodeFactory.instance.objectNode();
+            ns.put("apiVersion", "v1").put("kind", "Namespace");
+            ns.putObject("metadata").put("name", name).putObject("labels").put(NAME_LABEL, name);
+            return ns;
+        }
+
+        @Override
+        public String describe() {
+            return "others assumed to exist with only the " + NAME_LABEL + " label";
+        }
+    };
+
+    /** Unknown namespaces are not found. */
+    public static final NamespaceSource NOT_CONFIGURED = new NamespaceSource() {
+        @Override
+        public ObjectNode get(String name) {
+            throw NamespaceLookupException.notFound(name, "this function knows only the namespaces in its policy "
+                    + "configuration files: add a Namespace object for it, or set unknown-namespace=empty");
+        }
+
+        @Override
+        public String describe() {
+            return "others not found (unknown-namespace=error)";
+        }
+    };
+
+    // The API server always sets kubernetes.io/metadata.name to the name (pkg/registry/core/namespace/strategy.go,
+    // PrepareForCreate/PrepareForUpdate), so a namespace read from a file gets it as well.
+    private static ObjectNode withNameLabel(String name, ObjectNode ns) {
+        if (name.equals(ns.path("metadata").path("labels").path(NAME_LABEL).asText(null))) {
+            return ns;
+        }
+        ObjectNode copy = ns.deepCopy();
+        copy.withObject("/metadata").withObject("/labels").put(NAME_LABEL, name);
+        return copy;
     }
 
     /**
@@ -95,12 +147,15 @@ public final class Namespaces {
         return "v1".equals(object.path("apiVersion").asText()) && "Namespace".equals(object.path("kind").asText());
     }
 
-    public Unknown unknownPolicy() {
-        return unknown;
-    }
-
+    /** How many namespaces the configuration files hold. */
     public int size() {
         return byName.size();
+    }
+
+    /** Where namespaces come from, for the startup log. */
+    public String describe() {
+        return byName.isEmpty() && fallback != ASSUMED && fallback != NOT_CONFIGURED ? fallback.describe()
+                : byName.size() + " from the configuration files, " + fallback.describe();
     }
 
     /**
@@ -108,7 +163,7 @@ public final class Namespaces {
      * Namespace itself, the new object's labels (the stored one is not updated yet); otherwise the labels of the
      * request's namespace (for DELETE of a Namespace, the object being deleted).
      *
-     * @throws UnknownNamespaceException when the namespace is not configured and unknown namespaces are errors
+     * @throws NamespaceLookupException when the namespace cannot be found or read
      */
     public Map<String, String> labelsFor(AdmissionRequest request) {
         if (isNamespaceRequest(request)) {
@@ -128,7 +183,7 @@ public final class Namespaces {
      * The {@code namespaceObject} CEL variable: the request's namespace, or null for a cluster-scoped request and
      * for a Namespace itself (as the API server does). Only the fields the API server exposes are kept.
      *
-     * @throws UnknownNamespaceException when the namespace is not configured and unknown namespaces are errors
+     * @throws NamespaceLookupException when the namespace cannot be found or read
      */
     public ObjectNode namespaceObject(AdmissionRequest request) {
         String name = request.namespace();
@@ -139,19 +194,14 @@ public final class Namespaces {
         return trimmed(require(name));
     }
 
-    /** The configured namespace, or an empty one under {@link Unknown#EMPTY}. */
+    /**
+     * The configured namespace, else the fallback's.
+     *
+     * @throws NamespaceLookupException when the fallback cannot find or read it
+     */
     public ObjectNode require(String name) {
         ObjectNode ns = byName.get(name);
-        if (ns != null) {
-            return ns;
-        }
-        if (unknown == Unknown.EMPTY) {
-            ObjectNode empty = JsonNodeFactory.instance.objectNode();
-            empty.put("apiVersion", "v1").put("kind", "Namespace");
-            empty.putObject("metadata").put("name", name);
-            return empty;
-        }
-        throw new UnknownNamespaceException(name);
+        return ns != null ? ns : fallback.get(name);
     }
 
     private static boolean isNamespaceRequest(AdmissionRequest request) {

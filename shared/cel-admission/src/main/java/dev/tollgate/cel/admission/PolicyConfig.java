@@ -51,6 +51,16 @@ public final class PolicyConfig<P, B> {
      */
     public static <P, B> PolicyConfig<P, B> load(List<ConfigFiles.Document> documents, Kinds<P, B> kinds,
             Namespaces.Unknown unknownNamespaces) {
+        return load(documents, kinds, NamespaceOptions.config(unknownNamespaces));
+    }
+
+    /**
+     * Sorts and parses the documents; namespaces come from where {@code namespaceOptions} says.
+     *
+     * @throws InvalidConfigException listing every invalid or unrecognised document
+     */
+    public static <P, B> PolicyConfig<P, B> load(List<ConfigFiles.Document> documents, Kinds<P, B> kinds,
+            NamespaceOptions namespaceOptions) {
         List<String> errors = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<P> policies = new ArrayList<>();
@@ -82,7 +92,7 @@ public final class PolicyConfig<P, B> {
         }
         Namespaces namespaces = null;
         try {
-            namespaces = Namespaces.from(others, unknownNamespaces);
+            namespaces = namespaceOptions.choose(Namespaces.from(others, namespaceOptions.unknown()));
         } catch (IllegalArgumentException e) {
             errors.add(e.getMessage());
         }
@@ -149,10 +159,13 @@ public final class PolicyConfig<P, B> {
         return params;
     }
 
-    /** One line for the startup log, e.g. "3 ValidatingAdmissionPolicies, 3 bindings, 2 namespaces, 1 params". */
+    /**
+     * One line for the startup log, e.g. "3 ValidatingAdmissionPolicies, 3 bindings, 1 params; namespaces: 2 from the
+     * configuration files, others assumed to exist with only the kubernetes.io/metadata.name label".
+     */
     public String summary(String policiesNoun) {
         return policies().size() + " " + policiesNoun + ", " + bindings().size() + " bindings, "
-                + namespaces().size() + " namespaces, " + params().size() + " params";
+                + params().size() + " params; namespaces: " + namespaces().describe();
     }
 
     /** Things that are valid but probably not intended (a binding to a missing policy, a policy with no binding). */

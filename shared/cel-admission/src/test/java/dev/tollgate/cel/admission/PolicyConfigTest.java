@@ -14,7 +14,8 @@ class PolicyConfigTest {
     @Test
     void theReplicaLimitConfigurationLoads() {
         PolicyConfig<PolicySpec, BindingSpec> config = Configs.load(Configs.REPLICA_LIMIT, Namespaces.Unknown.ERROR);
-        assertEquals("1 policies, 2 bindings, 3 namespaces, 2 params", config.summary("policies"));
+        assertEquals("1 policies, 2 bindings, 2 params; namespaces: 3 from the configuration files, others not found "
+                + "(unknown-namespace=error)", config.summary("policies"));
         PolicySpec policy = config.policies().get(0);
         assertEquals("replicalimit-policy.example.com", policy.name());
         assertEquals(new Params.Kind("rules.example.com/v1", "ReplicaLimit"), policy.paramKind());

@@ -54,8 +54,10 @@ class PolicyDispatcherTest {
 
     @Test
     void anUnknownNamespaceIsABindingConfigurationErrorUnlessTreatedAsEmpty() {
-        String unknown = "error replicalimit-policy.example.com %s: failed to configure binding: namespace \"nowhere\""
-                + " is not known to this function: add a Namespace object for it to the policy configuration files";
+        // As the API server's NotFound for a namespace that does not exist, with the way to fix it.
+        String unknown = "error replicalimit-policy.example.com %s: failed to configure binding: namespaces "
+                + "\"nowhere\" not found (this function knows only the namespaces in its policy configuration files: "
+                + "add a Namespace object for it, or set unknown-namespace=empty)";
         assertEquals(List.of(unknown.formatted("replicalimit-binding-prod.example.com"),
                 unknown.formatted("replicalimit-binding-test.example.com")),
                 dispatch(Configs.REPLICA_LIMIT, Namespaces.Unknown.ERROR, Requests.createDeployment("nowhere", 5)));

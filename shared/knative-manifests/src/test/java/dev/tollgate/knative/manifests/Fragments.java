@@ -43,7 +43,7 @@ final class Fragments {
                       # The smallest webhook timeoutSeconds served here (%6$d s) less 1 s for the network, as in
                       # Terraform's timing budget: Knative gives up just before the API server does.
                       timeoutSeconds: %7$d
-                      containers:
+                %8$s      containers:
                         - name: %1$s
                           # What kn service create sets by default (--security-context strict).
                           securityContext:
@@ -56,7 +56,18 @@ final class Fragments {
                               type: RuntimeDefault
                 """.formatted(f.name(), sources(f), Project.REFRESH,
                 delay.equals(SCALE_DOWN_DELAY) ? "Tollgate's default" : SCALE_DOWN_DELAY_KEY + " in "
-                        + "application.properties", delay, f.smallestWebhookTimeout(), requestTimeout(f));
+                        + "application.properties", delay, f.smallestWebhookTimeout(), requestTimeout(f),
+                serviceAccount(f));
+    }
+
+    /** For a function that reads namespaces from the API: the ServiceAccount its RBAC (knative/rbac/) binds. */
+    private static String serviceAccount(Project.FunctionModule f) {
+        if (!f.readsNamespaces()) {
+            return "";
+        }
+        return "      # Reads namespaces from the Kubernetes API (tollgate.*.namespaces): get on namespaces only,\n"
+                + "      # granted in knative/rbac/" + f.name() + ".yaml.\n"
+                + "      serviceAccountName: " + f.serviceAccount() + "\n";
     }
 
     /** Network allowance between the API server's clock and Knative's (Terraform's network_seconds default). */

@@ -67,7 +67,55 @@ final class Project {
         int smallestWebhookTimeout() {
             return registrations.stream().mapToInt(WebhookRegistration::timeoutSeconds).min().orElseThrow();
         }
+
+        /**
+         * Whether the function may read namespaces from the Kubernetes API: its application.properties (or that of a
+         * function it bundles) sets a {@code tollgate.<function>.namespaces} key to {@code auto} or {@code cluster}
+         * (the CEL functions; see shared/cel-admission NamespaceOptions).
+         */
+        boolean readsNamespaces() {
+            try {
+                if (readsNamespaces(dir)) {
+                    return true;
+                }
+                Matcher m = DEPENDENCY.matcher(Files.readString(dir.resolve("pom.xml")));
+                while (m.find()) {
+                    Path bundled = dir.getParent().resolve(m.group(1));
+                    if (Files.isDirectory(bundled) && readsNamespaces(bundled)) {
+                        return true;
+                    }
+                }
+                return false;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** The RBAC that lets the function read namespaces: knative/rbac/<name>.yaml. */
+        Path rbac() {
+            return knativeDir().resolve("rbac").resolve(name + ".yaml");
+        }
+
+        /** The ServiceAccount the function runs as when it reads namespaces. */
+        String serviceAccount() {
+            return "tollgate-" + name;
+        }
+
+        private static boolean readsNamespaces(Path module) throws IOException {
+            Path props = module.resolve("src/main/resources/application.properties");
+            if (!Files.exists(props)) {
+                return false;
+            }
+            java.util.Properties p = new java.util.Properties();
+            try (var in = Files.newInputStream(props)) {
+                p.load(in);
+            }
+            return p.stringPropertyNames().stream().filter(k -> NAMESPACES_KEY.matcher(k).matches())
+                    .map(k -> p.getProperty(k).strip()).anyMatch(v -> v.equals("auto") || v.equals("cluster"));
+        }
     }
+
+    private static final Pattern NAMESPACES_KEY = Pattern.compile("tollgate\\.[a-z0-9-]+\\.namespaces");
 
     /**
      * The function modules the reactor builds: the root pom's {@code functions/...} modules whose parent is the
