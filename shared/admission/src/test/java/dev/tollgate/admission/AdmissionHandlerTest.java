@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import org.junit.jupiter.api.Test;
 
@@ -62,9 +64,17 @@ class AdmissionHandlerTest {
 
     @Test
     void policyExceptionIsA500NeverAnAllow() throws Exception {
-        HandlerResult r = handler.handle(podReview, validating(req -> {
-            throw new IllegalStateException("boom with secret details");
-        }));
+        HandlerResult r;
+        try (CapturedLog log = CapturedLog.of(AdmissionHandler.class)) {
+            r = handler.handle(podReview, validating(req -> {
+                throw new IllegalStateException("boom with secret details");
+            }));
+            // The details go to the log, with the request's uid; the answer says only what failed.
+            LogRecord record = log.only();
+            assertEquals(Level.SEVERE, record.getLevel());
+            assertEquals("policy test failed on request uid=u-1", record.getMessage());
+            assertEquals("boom with secret details", record.getThrown().getMessage());
+        }
         assertEquals(500, r.status());
         assertEquals(HandlerResult.Outcome.ERROR, r.outcome());
         JsonNode body = JSON.readTree(r.body());
@@ -75,7 +85,10 @@ class AdmissionHandlerTest {
 
     @Test
     void nullVerdictIsAnError() {
-        assertEquals(500, handler.handle(podReview, validating(req -> null)).status());
+        try (CapturedLog log = CapturedLog.of(AdmissionHandler.class)) {
+            assertEquals(500, handler.handle(podReview, validating(req -> null)).status());
+            assertEquals("policy returned no verdict", log.only().getThrown().getMessage());
+        }
     }
 
     @Test

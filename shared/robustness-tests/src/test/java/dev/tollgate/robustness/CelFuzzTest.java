@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.BeforeAll;
+
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.fuzz.JazzerConsole;
 import dev.tollgate.cel.AdmissionInput;
 import dev.tollgate.cel.CelCompileException;
 import dev.tollgate.cel.CelEvaluationError;
@@ -65,6 +68,11 @@ class CelFuzzTest {
                 // A library function this environment does not offer: reported by librariesCompile().
             }
         }
+    }
+
+    @BeforeAll
+    static void quietJazzer() {
+        JazzerConsole.dropInfoUnlessFuzzing();
     }
 
     /** An expression, then the object's labels a and b, separated by NUL bytes. */

@@ -146,13 +146,49 @@ public final class ClientErrors {
             InetAddress address = InetAddress.getByName(host);
             host = address.getHostAddress();
             if (address instanceof Inet6Address) {
-                int zone = host.indexOf('%');
-                host = "[" + (zone < 0 ? host : host.substring(0, zone)) + "]";
+                host = "[" + goIpv6(address.getAddress()) + "]";
             }
         } catch (UnknownHostException ignored) {
             // keep the name as written
         }
         return host + ":" + port;
+    }
+
+    /**
+     * An IPv6 address as Go's net.IP String writes it (RFC 5952): lower-case groups without leading zeros, the
+     * longest run of two or more zero groups (the first of equal runs) as {@code ::}. Java writes every group.
+     */
+    static String goIpv6(byte[] ip) {
+        int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) {
+            groups[i] = ((ip[2 * i] & 0xFF) << 8) | (ip[2 * i + 1] & 0xFF);
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8;) {
+            int j = i;
+            while (j < 8 && groups[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                b.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (b.length() > 0 && b.charAt(b.length() - 1) != ':') {
+                b.append(':');
+            }
+            b.append(Integer.toHexString(groups[i]));
+        }
+        return b.toString();
     }
 
     /** Go's %q for the printable text a server sends: double quotes, with backslash and quote escaped. */

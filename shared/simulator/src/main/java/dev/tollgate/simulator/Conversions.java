@@ -168,12 +168,14 @@ public final class Conversions {
             exchanges.add(new Exchange(kind, review, parseOrNull(answer.body()), List.of(problem), ms));
             return;
         }
-        JsonNode response = parseOrNull(answer.body());
-        if (response == null) {
-            fail(batch, outcomes, "conversion webhook for " + gvk + " failed: the response is not JSON", ms);
-            exchanges.add(new Exchange(kind, review, null, List.of("response is not JSON"), ms));
+        // The conversion client decodes with the same codec as the admission client (AnswerDecoding).
+        AnswerDecoding.Decoded decoded = AnswerDecoding.decode(answer.status(), answer.contentType(), answer.body());
+        if (decoded.error() != null) {
+            fail(batch, outcomes, "conversion webhook for " + gvk + " failed: " + decoded.error(), ms);
+            exchanges.add(new Exchange(kind, review, null, List.of(decoded.error()), ms));
             return;
         }
+        JsonNode response = decoded.body();
         ConversionChecks.Result checked = ConversionChecks.check(review, response);
         exchanges.add(new Exchange(kind, review, response, checked.problems(), ms));
         if (!checked.problems().isEmpty()) {

@@ -33,8 +33,8 @@ import dev.tollgate.admission.GroupVersionKind;
  * </ul>
  *
  * Only {@code v1}, {@code apps/v1} and {@code batch/v1} objects are defaulted; other kinds and versions reach the
- * webhooks as written. Not simulated: the canonical form quantities are stored in (and their rounding to milli
- * units), and what the store sets outside defaulting (uid, creationTimestamp, generation).
+ * webhooks as written. The canonical form of quantities is {@link Quantities}'. Not simulated: what the store sets
+ * outside defaulting (uid, creationTimestamp, generation).
  */
 public final class Defaulting {
 

@@ -133,6 +133,11 @@ public final class Simulator implements AutoCloseable {
         } else if (!manifest.namespace().isEmpty()) {
             trace.notes.add("metadata.namespace is ignored: " + gvk.kind() + " is cluster-scoped");
         }
+        // Decoding into the Go type writes quantities in canonical form and refuses malformed ones (Quantities).
+        List<String> requantified = decodeQuantities(manifest, gvk, submitted);
+        if (!requantified.isEmpty()) {
+            trace.notes.add("quantities in the API server's canonical form: " + String.join(", ", requantified));
+        }
         // The API server decodes the object with its type's defaults before admission (Defaulting), so webhooks see
         // and patch defaulted objects; a stored old object is defaulted as well.
         List<String> defaulted = Defaulting.apply(gvk, submitted);
@@ -142,6 +147,7 @@ public final class Simulator implements AutoCloseable {
             case DELETE -> submitted;
             case UPDATE -> settings.oldObject(gvk.kind(), namespace, manifest.name()).map(old -> {
                 ObjectNode copy = old.deepCopy();
+                decodeQuantities(manifest, gvk, copy);
                 Defaulting.apply(gvk, copy);
                 return copy;
             }).orElseThrow(
@@ -248,8 +254,17 @@ public final class Simulator implements AutoCloseable {
                     }
                 }
                 if (next != current) {
-                    // Decoding the patched object into its type drops fields the type does not have.
+                    // Decoding the patched object into its type drops fields the type does not have and writes its
+                    // quantities in canonical form, before "mutated" is decided (so 0.5 for 500m is no change).
                     BuiltInSchemas.dropUnknownFields(attrs.kind, next);
+                    try {
+                        Quantities.canonicalize(attrs.kind, next);
+                    } catch (Quantities.InvalidQuantity e) {
+                        // mutating/dispatcher.go: the patched object does not decode, an internal error.
+                        trace.calls.add(record(hook, round, Result.REJECTED, "patched object does not decode: "
+                                + e.getMessage(), a.micros, patch, a.warnings));
+                        throw new Rejection(500, "Internal error occurred: " + e.getMessage());
+                    }
                 }
                 boolean changed = next != null && !next.equals(current);
                 if (changed) {
@@ -425,6 +440,19 @@ public final class Simulator implements AutoCloseable {
         }
     }
 
+    /**
+     * Quantities as decoding gives them; a malformed one is refused as the API server's create and update handlers
+     * refuse it (apiserver endpoints/handlers/rest.go transformDecodeError, 400).
+     */
+    private static List<String> decodeQuantities(InputManifest manifest, GroupVersionKind gvk, ObjectNode object) {
+        try {
+            return Quantities.canonicalize(gvk, object);
+        } catch (Quantities.InvalidQuantity e) {
+            throw new InputException(manifest.source() + ": " + gvk.kind() + " in version \"" + gvk.version()
+                    + "\" cannot be handled as a " + gvk.kind() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** A successful call's answer: allowed, with an optional patch. */
     private record Answer(ArrayNode patch, List<String> warnings, long micros) {
     }
@@ -459,15 +487,14 @@ public final class Simulator implements AutoCloseable {
                     answer.contentType(), answer.body()), micros);
             return null;
         }
-        JsonNode response;
-        try {
-            response = JSON.readTree(answer.body());
-        } catch (java.io.IOException e) {
-            failed(hook, round, trace, "received invalid webhook response: the body is not JSON", micros);
+        // A body the client cannot decode is a call error in client-go's words (AnswerDecoding).
+        AnswerDecoding.Decoded decoded = AnswerDecoding.decode(answer.status(), answer.contentType(), answer.body());
+        if (decoded.error() != null) {
+            failed(hook, round, trace, "failed to call webhook: " + decoded.error(), micros);
             return null;
         }
-        List<String> problems = response == null ? List.of("empty body")
-                : ResponseChecks.problems(review, response, hook.mutating());
+        JsonNode response = decoded.body();
+        List<String> problems = ResponseChecks.problems(review, response, hook.mutating());
         if (!problems.isEmpty()) {
             failed(hook, round, trace, "received invalid webhook response: " + String.join("; ", problems), micros);
             return null;

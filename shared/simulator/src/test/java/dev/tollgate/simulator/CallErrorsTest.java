@@ -60,6 +60,27 @@ class CallErrorsTest {
         server.createContext("/413", ex -> reply(ex, 413, null, ""));
         server.createContext("/text-503", ex -> reply(ex, 503, "text/plain", "no healthy upstream"));
         server.createContext("/created", ex -> reply(ex, 201, "application/json", null));
+        server.createContext("/text-200", ex -> reply(ex, 200, "text/plain", "OK"));
+        server.createContext("/cut-200", ex -> reply(ex, 200, "application/json", "{\"apiVersion\":"));
+        server.createContext("/empty-200", ex -> reply(ex, 200, null, ""));
+        server.createContext("/number-kind-200", ex -> reply(ex, 200, "application/json", "{\"apiVersion\":1}"));
+        server.createContext("/allow", ex -> {
+            if (!ex.getRequestMethod().equals("POST")) {
+                reply(ex, 405, null, "");
+                return;
+            }
+            byte[] review = ex.getRequestBody().readAllBytes();
+            String uid = FakeWebhooks.JSON.readTree(review).path("request").path("uid").asText();
+            reply(ex, 200, "application/json", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\","
+                    + "\"response\":{\"uid\":\"" + uid + "\",\"allowed\":true}}");
+        });
+        server.createContext("/307", ex -> redirect(ex, 307, "/allow"));
+        server.createContext("/302", ex -> redirect(ex, 302, "/allow"));
+        server.createContext("/no-location", ex -> redirect(ex, 302, null));
+        server.createContext("/loop", ex -> {
+            loopRequests.incrementAndGet();
+            redirect(ex, 307, "/loop");
+        });
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort();
     }
@@ -67,6 +88,16 @@ class CallErrorsTest {
     @AfterEach
     void stop() {
         server.stop(0);
+    }
+
+    private final java.util.concurrent.atomic.AtomicInteger loopRequests = new java.util.concurrent.atomic.AtomicInteger();
+
+    private static void redirect(com.sun.net.httpserver.HttpExchange ex, int status, String location)
+            throws IOException {
+        if (location != null) {
+            ex.getResponseHeaders().set("Location", location);
+        }
+        reply(ex, status, null, "");
     }
 
     private static void reply(com.sun.net.httpserver.HttpExchange ex, int status, String type, String body)
@@ -180,5 +211,92 @@ class CallErrorsTest {
         } finally {
             tls.stop(0);
         }
+    }
+
+    // ---- a 200 answer the client cannot decode (client-go rest/request.go Result.Into; AnswerDecoding) ----
+
+    @Test
+    void aTextAnswerCannotGiveAKind() {
+        assertEquals(PREFIX + "couldn't get version/kind; json parse error: json: cannot unmarshal string into Go "
+                + "value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
+                + "\"json:\\\"kind,omitempty\\\"\" }", review(base + "/text-200", 10, "Fail").message());
+    }
+
+    @Test
+    void aCutJsonAnswerIsAnUnexpectedEnd() {
+        assertEquals(PREFIX + "couldn't get version/kind; json parse error: unexpected end of JSON input",
+                review(base + "/cut-200", 10, "Fail").message());
+    }
+
+    @Test
+    void anEmptyAnswerNamesTheClientsContentType() {
+        assertEquals(PREFIX + "0-length response with status code: 200 and content type: application/json",
+                review(base + "/empty-200", 10, "Fail").message());
+    }
+
+    @Test
+    void aKindThatIsNotAStringIsAParseError() {
+        assertEquals(PREFIX + "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go "
+                + "struct field .apiVersion of type string", review(base + "/number-kind-200", 10, "Fail").message());
+    }
+
+    // ---- redirects: Go's http.Client, which client-go does not restrict (rest/transport.go HTTPClientFor) ----
+
+    @Test
+    void a307IsFollowedWithTheReview() {
+        ManifestReport r = review(base + "/307", 10, "Fail");
+        assertTrue(r.allowed(), r.message());
+    }
+
+    @Test
+    void a302IsFollowedAsAGetWithoutTheReview() {
+        // net/http turns a POST into a GET for 301, 302 and 303; the webhook then refuses the method.
+        assertEquals(PREFIX + "the server does not allow this method on the requested resource",
+                review(base + "/302", 10, "Fail").message());
+    }
+
+    @Test
+    void aRedirectWithoutLocationIsTheAnswer() {
+        assertEquals(PREFIX + "the server responded with the status code 302 but did not return more information",
+                review(base + "/no-location", 10, "Fail").message());
+    }
+
+    @Test
+    void theTenthRedirectIsNotFollowed() {
+        assertEquals(PREFIX + "Post \"/loop\": stopped after 10 redirects", review(base + "/loop", 10, "Fail")
+                .message(), "Go's url.Error names the Location it refused, as written");
+        assertEquals(10, loopRequests.get());
+    }
+
+    // ---- IPv6 hosts: Go writes the dialed address in RFC 5952 form, in brackets ----
+
+    @Test
+    void aRefusedIpv6ConnectionNamesTheAddressAsGoWritesIt() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("::1"))) {
+            port = s.getLocalPort();
+        } catch (IOException e) {
+            System.out.println("SKIPPED CallErrorsTest.aRefusedIpv6ConnectionNamesTheAddressAsGoWritesIt: no IPv6 "
+                    + "loopback here (" + e.getMessage() + ")");
+            org.junit.jupiter.api.Assumptions.abort("no IPv6 loopback");
+            return;
+        }
+        String url = "http://[::1]:" + port + "/hook";
+        assertEquals(PREFIX + "Post \"" + url + "?timeout=10s\": dial tcp [::1]:" + port
+                + ": connect: connection refused", review(url, 10, "Fail").message());
+    }
+
+    @Test
+    void ipv6AddressesAreWrittenAsGoWritesThem() throws IOException {
+        assertEquals("::1", ClientErrors.goIpv6(java.net.InetAddress.getByName("::1").getAddress()));
+        assertEquals("2001:db8::1", ClientErrors.goIpv6(java.net.InetAddress.getByName("2001:db8:0:0:0:0:0:1")
+                .getAddress()));
+        assertEquals("fe80::1:0:0:1", ClientErrors.goIpv6(java.net.InetAddress.getByName("fe80:0:0:0:1:0:0:1")
+                .getAddress()), "the longest run of zeros");
+        assertEquals("2001:db8::1:0:0:1", ClientErrors.goIpv6(java.net.InetAddress.getByName("2001:db8:0:0:1:0:0:1")
+                .getAddress()), "the first of equal runs");
+        assertEquals("1:0:1:1:1:1:1:1", ClientErrors.goIpv6(java.net.InetAddress.getByName("1:0:1:1:1:1:1:1")
+                .getAddress()), "a single zero group stays");
+        assertEquals("1::", ClientErrors.goIpv6(java.net.InetAddress.getByName("1::").getAddress()));
     }
 }

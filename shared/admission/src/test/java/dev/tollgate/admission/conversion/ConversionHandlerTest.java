@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +17,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.CapturedLog;
 
 class ConversionHandlerTest {
 
@@ -127,8 +131,15 @@ class ConversionHandlerTest {
                 throw new IllegalStateException("secret detail");
             }
         };
-        ConversionResult result = handle(body("apiextensions.k8s.io/v1", "shop.tollgate.dev/v2",
-                widget("a", "v1", "{}")), broken);
+        ConversionResult result;
+        try (CapturedLog log = CapturedLog.of(ConversionHandler.class)) {
+            result = handle(body("apiextensions.k8s.io/v1", "shop.tollgate.dev/v2", widget("a", "v1", "{}")), broken);
+            // The details go to the log, with the request's uid; the answer says only what failed.
+            LogRecord record = log.only();
+            assertEquals(Level.SEVERE, record.getLevel());
+            assertEquals("conversion policy broken failed on request uid=u-7", record.getMessage());
+            assertEquals("secret detail", record.getThrown().getMessage());
+        }
         assertEquals(500, result.status());
         assertEquals(ConversionResult.Outcome.ERROR, result.outcome());
         String text = new String(result.body(), StandardCharsets.UTF_8);
@@ -144,8 +155,11 @@ class ConversionHandlerTest {
                 return null;
             }
         };
-        assertEquals(500, handle(body("apiextensions.k8s.io/v1", "shop.tollgate.dev/v2", widget("a", "v1", "{}")),
-                returnsNothing).status());
+        try (CapturedLog log = CapturedLog.of(ConversionHandler.class)) {
+            assertEquals(500, handle(body("apiextensions.k8s.io/v1", "shop.tollgate.dev/v2", widget("a", "v1", "{}")),
+                    returnsNothing).status());
+            assertEquals("policy returned no object", log.only().getThrown().getMessage());
+        }
     }
 
     @Test

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.BeforeAll;
+
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -50,6 +52,11 @@ class AdmissionFuzzTest {
             return Verdict.allow().withWarning(request.uid());
         }
     };
+
+    @BeforeAll
+    static void quietJazzer() {
+        JazzerConsole.dropInfoUnlessFuzzing();
+    }
 
     /** The review decoder: any bytes give a review or a ReviewDecodeException; a review round-trips. */
     @FuzzTest(maxDuration = "10m")
