@@ -195,14 +195,16 @@ public class FunctionGate {
                     + (contentType == null ? "none" : "'" + contentType + "'")));
             return;
         }
-        String framingProblem = framingProblem(ctx.request().getHeader(HttpHeaders.TRANSFER_ENCODING),
-                ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH));
+        String transferEncoding = ctx.request().getHeader(HttpHeaders.TRANSFER_ENCODING);
+        String framingProblem = framingProblem(transferEncoding);
         if (framingProblem != null) {
             refuse(call, refusal(400, framingProblem));
             return;
         }
         long maxBody = codec().limits().maxBodyBytes();
-        long declared = declaredLength(ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH));
+        // A Content-Length beside a Transfer-Encoding does not frame the body (see framingProblem).
+        long declared = transferEncoding != null ? -1
+                : declaredLength(ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH));
         if (declared > maxBody) {
             refuse(call, refusal(413, "body of " + declared + " bytes exceeds the limit of " + maxBody
                     + " bytes"));
@@ -536,11 +538,13 @@ public class FunctionGate {
 
     /**
      * RFC 9112 section 6.1 and 6.3: a request whose body length cannot be determined reliably (a transfer coding
-     * other than a final {@code chunked}), or that carries both Transfer-Encoding and Content-Length (the shape of
-     * request smuggling), is answered 400 and its connection closed. (Netty itself drops the Content-Length of a
-     * chunked HTTP/1.1 request, as 6.3 allows, so the second case reaches here only from other front ends.)
+     * other than a final {@code chunked}) is answered 400 and its connection closed. A request with both
+     * Transfer-Encoding and Content-Length is framed by the Transfer-Encoding alone, as 6.3 allows: Netty already
+     * drops such a Content-Length from a network request, and AWS Lambda's HTTP handler (quarkus-amazon-lambda-http)
+     * marks every request it builds from a function-URL event {@code chunked} while keeping the event's
+     * Content-Length, so refusing the pair would refuse every review on Lambda.
      */
-    static String framingProblem(String transferEncoding, String contentLength) {
+    static String framingProblem(String transferEncoding) {
         if (transferEncoding == null) {
             return null;
         }
@@ -548,9 +552,6 @@ public class FunctionGate {
         if (!codings[codings.length - 1].strip().equalsIgnoreCase("chunked")) {
             return "Transfer-Encoding '" + transferEncoding + "' is not supported: send the body with Content-Length "
                     + "or Transfer-Encoding: chunked";
-        }
-        if (contentLength != null) {
-            return "both Transfer-Encoding and Content-Length are set: send one of them";
         }
         return null;
     }

@@ -101,6 +101,20 @@ class GateTest {
         }
     }
 
+    /**
+     * RFC 9112 6.3: Transfer-Encoding frames the body and a Content-Length beside it is ignored. Only virtual
+     * connections get here with both (Netty drops the Content-Length of a network request): AWS Lambda's HTTP handler
+     * marks every request chunked and keeps the event's Content-Length; CI runs the HTTP tests under -Plambda.
+     */
+    @Test
+    void chunkedIsTheOnlyFramingProblemCheckedAndContentLengthBesideItIsNoProblem() {
+        assertEquals(null, FunctionGate.framingProblem(null));
+        assertEquals(null, FunctionGate.framingProblem("chunked"));
+        assertEquals(null, FunctionGate.framingProblem("gzip, Chunked"));
+        assertEquals("Transfer-Encoding 'chunked, gzip' is not supported: send the body with Content-Length or "
+                + "Transfer-Encoding: chunked", FunctionGate.framingProblem("chunked, gzip"));
+    }
+
     @Test
     void clientThatGoesAwayMidBodyIsNeitherAnsweredNorLoggedAsAnError() throws Exception {
         try (RawHttp http = new RawHttp(root)) {
