@@ -107,9 +107,12 @@ def assertJoinsCatalog(File repoRoot, File project, String name, String type, Fi
  */
 def assertDevModeServesAndReloads(File project, String name, File localRepo, String repoTail) {
     int port = new ServerSocket(0).withCloseable { it.localPort }
+    // Health lives on the management interface: a free port of its own too (9000 may be taken by another build).
+    int managementPort = new ServerSocket(0).withCloseable { it.localPort }
     def log = new File(project, 'target/dev-mode.log')
     def mvn = new File(System.getProperty('maven.home'), 'bin/mvn').path
-    def command = [mvn, '-B', 'quarkus:dev', "-Dquarkus.http.port=${port}", '-Ddebug=false',
+    def command = [mvn, '-B', 'quarkus:dev', "-Dquarkus.http.port=${port}",
+                   "-Dquarkus.management.port=${managementPort}", '-Ddebug=false',
                    '-Dquarkus.analytics.disabled=true', "-Dmaven.repo.local=${localRepo}",
                    "-Dmaven.repo.local.tail=${repoTail}"]
     def process = new ProcessBuilder(command.collect { it.toString() }).directory(project).redirectErrorStream(true)
@@ -136,7 +139,7 @@ def assertDevModeServesAndReloads(File project, String name, File localRepo, Str
         while (!up && System.currentTimeMillis() < deadline) {
             assert process.alive : "quarkus:dev exited early:\n${log.text.readLines().takeRight(40).join('\n')}"
             try {
-                def c = new URL("http://127.0.0.1:${port}/q/health/ready").openConnection()
+                def c = new URL("http://127.0.0.1:${managementPort}/q/health/ready").openConnection()
                 c.connectTimeout = 2000
                 up = c.responseCode == 200
             } catch (IOException ignored) {

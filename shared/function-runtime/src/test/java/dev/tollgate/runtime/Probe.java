@@ -2,14 +2,17 @@ package dev.tollgate.runtime;
 
 import static io.restassured.RestAssured.given;
 
+import java.net.URI;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.eclipse.microprofile.config.ConfigProvider;
 
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.Pods;
 import dev.tollgate.testing.ReviewBuilder;
 
-/** Test helpers: review bodies for {@link ProbePolicy} and reading counters from /q/metrics. */
+/** Test helpers: review bodies for {@link ProbePolicy} and reading counters from /q/metrics (on the management port). */
 final class Probe {
 
     private Probe() {
@@ -20,8 +23,15 @@ final class Probe {
         return Manifests.toJson(ReviewBuilder.create(Pods.withLabels(Pods.minimal("web"), labels)).build());
     }
 
+    /** The function's Prometheus metrics, from the management port (the main port does not serve them). */
     static String metrics() {
-        return given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return given().get(management("/q/metrics")).then().statusCode(200).extract().asString();
+    }
+
+    /** {@code path} on the management interface of the application under test (its port is random in tests). */
+    static String management(String path) {
+        URI base = URI.create(ConfigProvider.getConfig().getValue("test.management.url", String.class));
+        return base.getScheme() + "://" + base.getHost() + ":" + base.getPort() + path;
     }
 
     /** The value of the metric line that starts with {@code name{} and holds every given label. */

@@ -42,6 +42,22 @@ class TokenAuthTest {
     }
 
     @Test
+    void healthAndMetricsAreNotBehindThePathTokenEither() {
+        // Through the public URL with the token: the gate knows no policy there (a Status 404, nothing leaks).
+        given().get("/" + AuthProfiles.PATH_TOKEN + "/q/metrics").then().statusCode(401);
+        post("/" + AuthProfiles.PATH_TOKEN + "/q/metrics", AuthProfiles.BEARER_OLD).then().statusCode(404)
+                .body("kind", equalTo("Status")).body("message", equalTo("no policy is served at /q/metrics"));
+        given().header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)
+                .get("/" + AuthProfiles.PATH_TOKEN + "/q/health/live").then().statusCode(404)
+                .body("kind", equalTo("Status"));
+        // Without the token: the main port has no such route.
+        given().get("/q/metrics").then().statusCode(404);
+        given().get("/q/health/live").then().statusCode(404);
+        // The management port serves them without a caller check: it is not reachable through the function URL.
+        given().get(Probe.management("/q/health/live")).then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
     void bothTokensAdmitTheCaller() {
         post("/" + AuthProfiles.PATH_TOKEN + "/probe", AuthProfiles.BEARER_OLD).then().statusCode(200)
                 .body("response.allowed", equalTo(false));

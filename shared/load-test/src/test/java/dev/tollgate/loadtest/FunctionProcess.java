@@ -7,30 +7,38 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A packaged function started as its own JVM on a free port of 127.0.0.1, and what /proc says about it. */
+/**
+ * A packaged function started as its own JVM on free ports of 127.0.0.1 (the function's, and the management
+ * interface's for health and metrics), and what /proc says about it.
+ */
 final class FunctionProcess implements AutoCloseable {
 
     final Process process;
     final int port;
     final String base;
+    /** Health and metrics: the management interface, on its own port. */
+    final String management;
     final Path log;
 
-    private FunctionProcess(Process process, int port, Path log) {
+    private FunctionProcess(Process process, int port, int managementPort, Path log) {
         this.process = process;
         this.port = port;
         this.base = "http://127.0.0.1:" + port;
+        this.management = "http://127.0.0.1:" + managementPort;
         this.log = log;
     }
 
     /** Starts {@code jar} with the given JVM options and system properties (before {@code -jar}). */
     static FunctionProcess start(Path jar, Path log, List<String> jvmArgs) throws IOException {
         int port = freePort();
+        int managementPort = freePort();
         List<String> command = new ArrayList<>(List.of(javaBin()));
         command.addAll(jvmArgs);
-        command.addAll(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port, "-jar",
+        command.addAll(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
+                "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=" + managementPort, "-jar",
                 jar.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new FunctionProcess(p, port, log);
+        return new FunctionProcess(p, port, managementPort, log);
     }
 
     long pid() {

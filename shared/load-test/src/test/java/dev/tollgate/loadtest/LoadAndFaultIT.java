@@ -84,6 +84,7 @@ class LoadAndFaultIT {
     private volatile boolean recording;
 
     private String base;
+    private String management;
     private HttpClient client;
 
     @Test
@@ -105,6 +106,7 @@ class LoadAndFaultIT {
                 "-Dtollgate.deadline.timeout=" + DEADLINE_MS + "ms", "-Dtollgate.deadline.slow-threshold=900ms"));
         Process app = function.process;
         base = function.base;
+        management = function.management;
         try {
             awaitReady(Duration.ofSeconds(60));
             Duration warmUp = Duration.ofSeconds(Math.min(10, Math.max(3, duration.toSeconds() / 4)));
@@ -333,7 +335,7 @@ class LoadAndFaultIT {
         int readyStatus = -1;
         for (int i = 0; i < 40 && readyStatus != 503; i++) {
             try {
-                readyStatus = client.send(HttpRequest.newBuilder(URI.create(base + "/q/health/ready")).GET()
+                readyStatus = client.send(HttpRequest.newBuilder(URI.create(management + "/q/health/ready")).GET()
                         .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
             } catch (IOException e) {
                 readyStatus = -2; // no longer listening
@@ -400,7 +402,7 @@ class LoadAndFaultIT {
         long end = System.nanoTime() + max.toNanos();
         while (System.nanoTime() < end) {
             try {
-                if (client.send(HttpRequest.newBuilder(URI.create(base + "/q/health/ready")).GET().build(),
+                if (client.send(HttpRequest.newBuilder(URI.create(management + "/q/health/ready")).GET().build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     return;
                 }
@@ -418,7 +420,7 @@ class LoadAndFaultIT {
                 Long.toString(pid), "GC.run").redirectErrorStream(true).start();
         jcmd.getInputStream().readAllBytes();
         assertTrue(jcmd.waitFor(60, TimeUnit.SECONDS), "jcmd GC.run finished");
-        String metrics = client.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).GET().build(),
+        String metrics = client.send(HttpRequest.newBuilder(URI.create(management + "/q/metrics")).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         AtomicLong heap = new AtomicLong();
         metrics.lines().filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))

@@ -57,6 +57,7 @@ class MemoryBudgetIT {
     private volatile boolean running = true;
     private HttpClient client;
     private String base;
+    private String management;
 
     @Test
     void bigReviewsDenseReviewsAndStalledBodiesCannotTakeTheFunctionDown() throws Exception {
@@ -68,6 +69,7 @@ class MemoryBudgetIT {
                 "-XX:+ExitOnOutOfMemoryError", "-Dtollgate.auth.required=false", "-Dtollgate.admission.max-body-bytes=7340032",
                 "-Dtollgate.decision-log.enabled=false"))) {
             base = function.base;
+            management = function.management;
             client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(5)).build();
             awaitStatus("/q/health/ready", 200, Duration.ofSeconds(60));
@@ -204,7 +206,7 @@ class MemoryBudgetIT {
     private void sampleHeap(FunctionProcess function) {
         while (running) {
             try {
-                String metrics = client.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics"))
+                String metrics = client.send(HttpRequest.newBuilder(URI.create(management + "/q/metrics"))
                         .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
                 long heap = metrics.lines()
                         .filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
@@ -229,7 +231,7 @@ class MemoryBudgetIT {
         long end = System.nanoTime() + max.toNanos();
         while (true) {
             try {
-                if (client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(max).GET().build(),
+                if (client.send(HttpRequest.newBuilder(URI.create(management + path)).timeout(max).GET().build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() == status) {
                     return;
                 }

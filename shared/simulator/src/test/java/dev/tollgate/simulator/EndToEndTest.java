@@ -57,6 +57,7 @@ class EndToEndTest {
     private static Process bundle;
     private static Path bundleLog;
     private static int bundlePort;
+    private static int managementPort;
     private static HttpsServer testWebhooks;
     private static Path e2eConfig;
 
@@ -71,6 +72,7 @@ class EndToEndTest {
         certs = TestCertificates.create(dir);
         Path policies = Path.of("policies").toAbsolutePath();
         bundlePort = freePort();
+        managementPort = freePort();
         bundleLog = dir.resolve("bundle.log");
         bundle = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dquarkus.http.host=127.0.0.1",
@@ -81,6 +83,9 @@ class EndToEndTest {
                 "-Dquarkus.tls.tollgate.key-store.pem.0.cert=" + certs.certFile,
                 "-Dquarkus.tls.tollgate.key-store.pem.0.key=" + certs.keyFile,
                 "-Dquarkus.http.tls-configuration-name=tollgate",
+                // Health and metrics on the management interface, plain HTTP on loopback.
+                "-Dquarkus.management.host=127.0.0.1",
+                "-Dquarkus.management.port=" + managementPort,
                 // The simulator plays an API server that presents no credentials; the runtime's caller checks have
                 // their own tests.
                 "-Dtollgate.auth.required=false",
@@ -124,7 +129,7 @@ class EndToEndTest {
     private static void waitUntilReady() throws Exception {
         HttpClient client = HttpClient.newBuilder().sslContext(HttpWebhookClient.trusting(certs.certPem()))
                 .connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + bundlePort + "/q/health/ready"))
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"))
                 .timeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline) {
@@ -140,7 +145,8 @@ class EndToEndTest {
             }
             Thread.sleep(200);
         }
-        fail("the bundle did not become ready over HTTPS on port " + bundlePort + ":\n" + Files.readString(bundleLog));
+        fail("the bundle did not become ready (management port " + managementPort + "):\n"
+                + Files.readString(bundleLog));
     }
 
     // ---- the test's own webhooks ----
@@ -295,6 +301,32 @@ class EndToEndTest {
     }
 
     /** tollgate convert --url against the bundle's conversion function: Funqy behind the runtime's gate, over TLS. */
+    @Test
+    void healthIsOnTheManagementPortAndItsLivenessReachesTheHttpsPort() throws Exception {
+        HttpClient client = HttpClient.newBuilder().sslContext(HttpWebhookClient.trusting(certs.certPem()))
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        HttpResponse<String> live = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
+                + "/q/health/live")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, live.statusCode(), live.body());
+        JsonNode check = null;
+        for (JsonNode c : new ObjectMapper().readTree(live.body()).path("checks")) {
+            if ("tollgate-main-port".equals(c.path("name").asText())) {
+                check = c;
+            }
+        }
+        assertTrue(check != null, "the main-port liveness check: " + live.body());
+        assertEquals("UP", check.path("status").asText(), live.body());
+        // The bundle serves HTTPS only: the check went over TLS to the port the API server calls.
+        assertEquals("https", check.path("data").path("scheme").asText(), live.body());
+        assertEquals(bundlePort, check.path("data").path("port").asInt(), live.body());
+        assertEquals("answered 404", check.path("data").path("probe").asText(), live.body());
+        for (String path : List.of("/q/health/live", "/q/health/ready", "/q/metrics")) {
+            HttpResponse<String> onMain = client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+                    + bundlePort + path)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, onMain.statusCode(), path + " on the function port: " + onMain.body());
+        }
+    }
+
     @Test
     void convertsTheCrdExamplesWithTheBundlesConversionFunction() {
         Path examples = Path.of(System.getProperty("tollgate.root.dir", "../.."))

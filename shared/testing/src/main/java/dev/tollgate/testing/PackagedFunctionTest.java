@@ -71,8 +71,11 @@ public abstract class PackagedFunctionTest {
     }
 
     @Test
-    void healthEndpointsAnswerWithoutToken() {
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    void healthAndMetricsOnlyOnTheManagementPort() {
+        ManagementEndpoints.assertServedOnlyOnTheManagementPort();
+        // With the token, the public URL still does not reach them: the gate knows no policy there.
+        given().get(PathTokenResource.withToken("/q/metrics")).then().statusCode(404).body("kind", equalTo("Status"));
+        given().get(PathTokenResource.withToken("/q/health/live")).then().statusCode(404)
+                .body("kind", equalTo("Status"));
     }
 }

@@ -23,6 +23,7 @@ import dev.tollgate.admission.conversion.ConversionVersion;
 import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.MalformedConversionRequests;
 import dev.tollgate.testing.MalformedRequests;
+import dev.tollgate.testing.ManagementEndpoints;
 import dev.tollgate.testing.Manifests;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -80,9 +81,9 @@ class ${className}HttpTest {
     }
 
     @Test
-    void healthEndpointsAnswer() {
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    void healthAndMetricsOnlyOnTheManagementPort() {
+        // Health and metrics: only on the management port, never on the function's URL.
+        ManagementEndpoints.assertServedOnlyOnTheManagementPort();
     }
 }
 #else
@@ -107,6 +108,7 @@ import dev.tollgate.admission.AdmissionLimits;
 import dev.tollgate.admission.AdmissionVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.MalformedRequests;
+import dev.tollgate.testing.ManagementEndpoints;
 import dev.tollgate.testing.Pods;
 import dev.tollgate.testing.ReviewBuilder;
 import io.quarkus.test.junit.QuarkusTest;
@@ -187,9 +189,9 @@ class ${className}HttpTest {
     }
 
     @Test
-    void healthEndpointsAnswer() {
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    void healthAndMetricsOnlyOnTheManagementPort() {
+        // Health and metrics: only on the management port, never on the function's URL.
+        ManagementEndpoints.assertServedOnlyOnTheManagementPort();
     }
 }
 #end

@@ -18,6 +18,7 @@ import dev.tollgate.admission.AdmissionLimits;
 import dev.tollgate.admission.AdmissionVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.MalformedRequests;
+import dev.tollgate.testing.ManagementEndpoints;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.ReviewBuilder;
 import io.quarkus.test.junit.QuarkusTest;
@@ -66,8 +67,8 @@ class CelMutateHttpTest {
     }
 
     @Test
-    void healthEndpointsAnswer() {
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    void healthAndMetricsOnlyOnTheManagementPort() {
+        // Health and metrics: only on the management port, never on the function's URL.
+        ManagementEndpoints.assertServedOnlyOnTheManagementPort();
     }
 }

@@ -97,6 +97,39 @@ class FunctionManifestsTest {
                         f.committedManifest() + " breaks rules Knative's webhook enforces")));
     }
 
+    /**
+     * Health and metrics are on the management port (9000), the function's port answers them 404 and everything else
+     * only to a caller with credentials. A Knative Service's probes still have to target the serving port: Knative
+     * Serving, without its multi-container-probing flag, rewrites the serving container's liveness probe to the
+     * container port (pkg/reconciler/revision/resources/deploy.go, rewriteUserLivenessProbe) and has the queue-proxy
+     * run the readiness probe against it (resources/queue.go, applyReadinessProbeDefaults), whatever port the manifest
+     * names. So: TCP probes on the container port, and Prometheus pointed at the management port.
+     */
+    @TestFactory
+    @Order(3)
+    Stream<DynamicTest> probesTargetTheServingPortAndScrapingTheManagementPort() {
+        return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
+            ServiceManifest m = ServiceManifest.read(f.committedManifest());
+            var c = m.container();
+            assertEquals(1, c.path("ports").size(), "one container port: Knative routes to a single port, and the "
+                    + "management port must not be it");
+            int servingPort = c.path("ports").get(0).path("containerPort").asInt();
+            for (String probe : List.of("livenessProbe", "readinessProbe")) {
+                var p = c.path(probe);
+                assertTrue(p.has("tcpSocket"), probe + " is a TCP probe (an HTTP probe of the serving port meets a 404 "
+                        + "or the caller check): " + p);
+                assertFalse(p.has("httpGet") || p.has("exec") || p.has("grpc"), probe + " has one handler: " + p);
+                assertEquals(servingPort, p.path("tcpSocket").path("port").asInt(), probe
+                        + " targets the serving port, the one Knative probes anyway");
+            }
+            assertFalse(c.has("startupProbe"), "no startup probe: readiness probing already waits for the start");
+            String managementPort = "9000";
+            assertEquals(managementPort, m.templateAnnotations().get("prometheus.io/port"),
+                    "pods are scraped on the management port");
+            assertEquals("/q/metrics", m.templateAnnotations().get("prometheus.io/path"));
+        }));
+    }
+
     @TestFactory
     @Order(3)
     Stream<DynamicTest> tunedForScaleFromZero() {

@@ -158,7 +158,19 @@ final class KnInterpreter {
                 }
                 get.put("path", p[3]);
             }
-            case "tcp" -> probe.putObject("tcpSocket").put("host", p[1]).put("port", p[2]);
+            case "tcp" -> {
+                // kn: Host is the second part (empty is omitted), Port is intstr.Parse of the third (a number is an
+                // integer port).
+                ObjectNode tcp = probe.putObject("tcpSocket");
+                if (!p[1].isEmpty()) {
+                    tcp.put("host", p[1]);
+                }
+                if (p[2].matches("\\d+")) {
+                    tcp.put("port", Integer.parseInt(p[2]));
+                } else {
+                    tcp.put("port", p[2]);
+                }
+            }
             case "exec" -> {
                 ArrayNode cmd = probe.putObject("exec").putArray("command");
                 for (String s : p[1].split(",")) {
