@@ -50,7 +50,7 @@ final class MainPortProbe {
             plain.connect(address, remainingMillis(deadline));
             Socket socket = plain;
             if (tls) {
-                SSLSocket ssl = (SSLSocket) TRUST_ANY.getSocketFactory().createSocket(plain,
+                SSLSocket ssl = (SSLSocket) trustAny().getSocketFactory().createSocket(plain,
                         address.getHostString(), address.getPort(), true);
                 ssl.setSoTimeout(remainingMillis(deadline));
                 try {
@@ -116,9 +116,22 @@ final class MainPortProbe {
      * Accepts any server certificate: the probe talks to its own process over loopback and sends nothing secret; it
      * checks that the server answers, not who it is.
      */
-    private static final SSLContext TRUST_ANY = trustAny();
+    private static volatile SSLContext trustAny;
 
+    /**
+     * Made on first use, not in a static initializer: Quarkus initializes application classes while it builds a
+     * native image, and an SSLContext must not be stored in the image heap (the build fails).
+     */
     private static SSLContext trustAny() {
+        SSLContext context = trustAny;
+        if (context == null) {
+            context = newTrustAny();
+            trustAny = context;
+        }
+        return context;
+    }
+
+    private static SSLContext newTrustAny() {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, new TrustManager[] { new X509TrustManager() {
