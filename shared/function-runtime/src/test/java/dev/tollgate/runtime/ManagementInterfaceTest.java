@@ -28,6 +28,8 @@ class ManagementInterfaceTest {
     void healthAndMetricsAreServedOnTheManagementPort() {
         given().get(Probe.management("/q/health/live")).then().statusCode(200).body("status", equalTo("UP"));
         given().get(Probe.management("/q/health/ready")).then().statusCode(200).body("status", equalTo("UP"));
+        // The runtime's meters are registered when the first review is served (its metrics bean is created lazily).
+        given().contentType("application/json").body(Probe.body()).post("/probe").then().statusCode(200);
         String metrics = given().get(Probe.management("/q/metrics")).then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("tollgate_abandoned_policies_running"), "the runtime's metrics are there");
     }
