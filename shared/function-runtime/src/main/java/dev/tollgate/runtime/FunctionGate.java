@@ -1,9 +1,10 @@
 package dev.tollgate.runtime;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,6 +13,9 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionHandler;
@@ -25,6 +29,8 @@ import dev.tollgate.admission.conversion.ConversionHandler;
 import dev.tollgate.admission.conversion.ConversionPolicy;
 import dev.tollgate.admission.conversion.ConversionResult;
 import dev.tollgate.admission.conversion.ConversionReview;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
 import io.smallrye.common.vertx.ContextLocals;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -50,10 +56,11 @@ import io.vertx.ext.web.RoutingContext;
  * <li>Quarkus's body handler reads the body (413 past the limit);</li>
  * <li>{@link #bodyRead}: an empty or non-object body is answered 400 here, since Funqy would answer it with an empty
  * 400 and an ERROR stack trace;</li>
- * <li>Funqy's route decodes the body into an {@link IncomingReview}, or an {@link IncomingConversion} for a conversion
- * function (with the codec's reader, see {@link FunqyFunctions}) and calls the function's {@code @Funq} method on a
- * worker thread, which calls {@code serve}: the policy, under the deadline; the gate writes the answer from that
- * worker (with its status, which Funqy cannot set) and the function's Uni never emits, so Funqy writes nothing.</li>
+ * <li>Funqy's route makes the function's input, an {@link IncomingReview} (an {@link IncomingConversion} for a
+ * conversion function), without parsing the body on the event loop (see {@link FunqyFunctions}), and calls the
+ * function's {@code @Funq} method on a worker thread, which calls {@code serve}: the codec decodes the body and the
+ * policy runs, under the deadline; the gate writes the answer from that worker (with its status, which Funqy cannot
+ * set) and the function's Uni never emits, so Funqy writes nothing.</li>
  * </ol>
  * Errors are Kubernetes {@code Status} bodies. Every answer is counted and logged once, just before it is sent; a
  * request whose client went away is logged at DEBUG and not recorded as answered.
@@ -259,32 +266,38 @@ public class FunctionGate {
 
     /** On Funqy's worker thread, from an admission function's {@code @Funq} method. */
     Uni<ReviewAnswer> serve(ReviewCall call, IncomingReview in, AdmissionPolicy function) {
-        return serve(call, function.name(), in.error(), () -> {
+        return serve(call, function.name(), () -> {
             if (!(call.policy instanceof ServedPolicy.Admission served)) {
                 return kindMismatch(call, function.name());
             }
-            call.review = in.review();
-            return new CallResult.Admission(handler.handle(in.review(), served.policy()));
+            AdmissionReview review = in.decode();
+            call.review = review;
+            return new CallResult.Admission(handler.handle(review, served.policy()));
         });
     }
 
     /** On Funqy's worker thread, from a conversion function's {@code @Funq} method. */
     Uni<ReviewAnswer> serve(ReviewCall call, IncomingConversion in, ConversionPolicy function) {
-        return serve(call, function.name(), in.error(), () -> {
+        return serve(call, function.name(), () -> {
             if (!(call.policy instanceof ServedPolicy.Conversion served)) {
                 return kindMismatch(call, function.name());
             }
-            call.conversion = in.review();
-            return new CallResult.Conversion(conversions.handle(in.review(), served.policy()));
+            ConversionReview review = in.decode();
+            call.conversion = review;
+            return new CallResult.Conversion(conversions.handle(review, served.policy()));
         });
     }
 
+    /** Decodes the body and runs the policy on it; a body the codec refuses is the call's 400 or 413 answer. */
+    private interface PolicyRun {
+        CallResult run() throws ReviewDecodeException;
+    }
+
     /**
-     * Runs {@code policy} (the decoded review's handling) for the function named {@code function} unless the call is
-     * already answered or its body was refused, then claims the answer for Funqy to write.
+     * Runs {@code policy} (the body's decoding and the review's handling) for the function named {@code function}
+     * unless the call is already answered, then claims the answer and writes it.
      */
-    private Uni<ReviewAnswer> serve(ReviewCall call, String function, ReviewDecodeException refused,
-            Supplier<CallResult> policy) {
+    private Uni<ReviewAnswer> serve(ReviewCall call, String function, PolicyRun policy) {
         try {
             if (call.answered.get()) {
                 return Uni.createFrom().nothing(); // the deadline passed while this request waited for a worker
@@ -294,12 +307,12 @@ public class FunctionGate {
                 String message = "function " + function + " was called for " + call.functionName;
                 LOG.error(message);
                 result = new CallResult.Refused(500, codec().errorBody(500, message), message);
-            } else if (refused != null) {
-                result = refusal(refused.status(), refused.getMessage());
             } else {
                 call.enter();
                 try {
-                    result = policy.get();
+                    result = policy.run();
+                } catch (ReviewDecodeException refused) {
+                    result = refusal(refused.status(), refused.getMessage());
                 } finally {
                     call.leave();
                 }
@@ -586,6 +599,27 @@ public class FunctionGate {
             }
         }
         return -1;
+    }
+
+    /**
+     * A parser over the body Quarkus read for {@code ctx}, made by {@code mapper} (the codec's: its limits apply), over
+     * the buffer's own bytes when they are on the heap (no copy).
+     */
+    static JsonParser bodyParser(RoutingContext ctx, ObjectMapper mapper) throws ReviewDecodeException {
+        Buffer body = ctx.body().buffer();
+        if (body == null || body.length() == 0) {
+            throw new ReviewDecodeException("empty body: expected a JSON object");
+        }
+        ByteBuf bytes = body.getByteBuf();
+        try {
+            if (bytes.hasArray()) {
+                return mapper.createParser(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(),
+                        bytes.readableBytes());
+            }
+            return mapper.createParser((InputStream) new ByteBufInputStream(bytes));
+        } catch (IOException e) {
+            throw new ReviewDecodeException("body could not be read: " + e.getMessage());
+        }
     }
 
     /** What the codec says of a body that does not start an object (it never decodes one). */

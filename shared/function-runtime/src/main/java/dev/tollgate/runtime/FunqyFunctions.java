@@ -3,6 +3,7 @@ package dev.tollgate.runtime;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 
 import dev.tollgate.admission.AdmissionCodec;
@@ -20,8 +21,10 @@ import io.quarkus.funqy.runtime.FunctionRecorder;
  *
  * <p>Funqy reads a POST body with an ObjectReader it keeps per function, made at static init from a copy of the
  * application's ObjectMapper, so runtime configuration cannot reach its parser limits. At startup each policy's
- * function is given a reader of the codec's own mapper instead: the body is parsed once, straight from Funqy's
- * buffer, under the codec's limits (body size, depth, string length, token count) and duplicate-key detection.
+ * function is given a reader of the codec's own mapper instead, which never checks for data after the value: the
+ * input types' deserializers read only the body's first token on the event loop, and the codec parses the body (once,
+ * under its limits: body size, depth, string length, token count, duplicate keys) when the function runs, on its
+ * worker thread.
  */
 public final class FunqyFunctions {
 
@@ -36,8 +39,10 @@ public final class FunqyFunctions {
     static void serveWithCodec(PolicyDirectory policies, AdmissionCodec codec) {
         requireOneFunctionPerPolicy(policies);
         // The conversion codec shares the admission codec's mapper: one parser configuration for every body.
-        ObjectReader reviews = codec.mapper().readerFor(IncomingReview.class);
-        ObjectReader conversions = codec.mapper().readerFor(IncomingConversion.class);
+        ObjectReader reviews = codec.mapper().readerFor(IncomingReview.class)
+                .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        ObjectReader conversions = codec.mapper().readerFor(IncomingConversion.class)
+                .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         for (AdmissionPolicy policy : policies.all()) {
             invoker(policy.name()).getBindingContext().put(ObjectReader.class.getName(), reviews);
         }

@@ -14,8 +14,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The input of every conversion policy's {@code @Funq} method: the ConversionReview Funqy HTTP read from the request
- * body, decoded and validated by {@link dev.tollgate.admission.conversion.ConversionCodec} (or the reason it could
+ * The input of every conversion policy's {@code @Funq} method: the ConversionReview in the request body, decoded (on
+ * the function's worker, as for {@link IncomingReview}) and validated by {@link dev.tollgate.admission.conversion.ConversionCodec} (or the reason it could
  * not be), tied to the request the gate admitted. The conversion counterpart of {@link IncomingReview}:
  *
  * <pre>{@code
@@ -29,23 +29,51 @@ import io.smallrye.mutiny.Uni;
 public final class IncomingConversion {
 
     private final ReviewCall call;
-    private final ConversionReview review;
-    private final ReviewDecodeException error;
+    private ConversionReview review;
+    private ReviewDecodeException error;
+    private boolean decoded;
 
     private IncomingConversion(ReviewCall call, ConversionReview review, ReviewDecodeException error) {
         this.call = call;
         this.review = review;
         this.error = error;
+        this.decoded = call == null;
     }
 
     /** The decoded review, or null when the body was refused. */
     public ConversionReview review() {
-        return review;
+        try {
+            return decode();
+        } catch (ReviewDecodeException e) {
+            return null;
+        }
     }
 
     /** Why the body was refused, or null. */
     public ReviewDecodeException error() {
-        return error;
+        try {
+            decode();
+            return null;
+        } catch (ReviewDecodeException e) {
+            return e;
+        }
+    }
+
+    /** The review, decoded from the request body on first use, on the function's worker (see IncomingReview). */
+    synchronized ConversionReview decode() throws ReviewDecodeException {
+        if (!decoded) {
+            decoded = true;
+            try {
+                var codec = call.gate.conversionCodec();
+                review = codec.decode(FunctionGate.bodyParser(call.ctx, codec.mapper()));
+            } catch (ReviewDecodeException e) {
+                error = e;
+            }
+        }
+        if (error != null) {
+            throw error;
+        }
+        return review;
     }
 
     /**
@@ -67,11 +95,13 @@ public final class IncomingConversion {
         @Override
         public IncomingConversion deserialize(JsonParser parser, DeserializationContext ctxt) throws IOException {
             ReviewCall call = IncomingReview.Reader.currentCall();
+            if (call != null) {
+                return new IncomingConversion(call, null, null); // left unread: decoded on the worker (decode())
+            }
             try {
-                var codec = call == null ? FunctionGate.DEFAULT_CONVERSION_CODEC : call.gate.conversionCodec();
-                return new IncomingConversion(call, codec.decode(parser), null);
+                return new IncomingConversion(null, FunctionGate.DEFAULT_CONVERSION_CODEC.decode(parser), null);
             } catch (ReviewDecodeException e) {
-                return new IncomingConversion(call, null, e);
+                return new IncomingConversion(null, null, e);
             }
         }
 

@@ -25,10 +25,11 @@ import io.smallrye.mutiny.Uni;
  * }
  * }</pre>
  *
- * Funqy parses POST bodies on the event loop with its copy of the application's ObjectMapper; {@link Reader} is the
- * deserializer it uses for this type, with the codec's parser and limits ({@link FunqyFunctions}). A body the codec
- * refuses does not throw (Funqy would log a stack trace and answer an empty 400): the function answers it with the
- * codec's 400 or 413 {@code Status}.
+ * Funqy reads POST bodies on the event loop with an ObjectReader; {@link Reader} is the deserializer it uses for this
+ * type. For a request the gate admitted, it reads nothing: the body is decoded by the codec (its parser, limits and
+ * validation) when the function runs, on its worker thread ({@link #decode()}). A body the codec refuses does not
+ * throw (Funqy would log a stack trace and answer an empty 400): the function answers it with the codec's 400 or 413
+ * {@code Status}.
  */
 @JsonDeserialize(using = IncomingReview.Reader.class)
 public final class IncomingReview {
@@ -39,23 +40,54 @@ public final class IncomingReview {
             + "is the function served by quarkus-funqy-http with tollgate-function-runtime?";
 
     private final ReviewCall call;
-    private final AdmissionReview review;
-    private final ReviewDecodeException error;
+    private AdmissionReview review;
+    private ReviewDecodeException error;
+    private boolean decoded;
 
     private IncomingReview(ReviewCall call, AdmissionReview review, ReviewDecodeException error) {
         this.call = call;
         this.review = review;
         this.error = error;
+        this.decoded = call == null;
     }
 
     /** The decoded review, or null when the body was refused. */
     public AdmissionReview review() {
-        return review;
+        try {
+            return decode();
+        } catch (ReviewDecodeException e) {
+            return null;
+        }
     }
 
     /** Why the body was refused, or null. */
     public ReviewDecodeException error() {
-        return error;
+        try {
+            decode();
+            return null;
+        } catch (ReviewDecodeException e) {
+            return e;
+        }
+    }
+
+    /**
+     * The review, decoded from the request body on first use: on the worker thread that runs the function, under
+     * the deadline, not on the event loop where Funqy calls {@link Reader} (a body of megabytes would hold up every
+     * other request on that loop while it is parsed).
+     */
+    synchronized AdmissionReview decode() throws ReviewDecodeException {
+        if (!decoded) {
+            decoded = true;
+            try {
+                review = call.gate.codec().decode(FunctionGate.bodyParser(call.ctx, call.gate.codec().mapper()));
+            } catch (ReviewDecodeException e) {
+                error = e;
+            }
+        }
+        if (error != null) {
+            throw error;
+        }
+        return review;
     }
 
     /**
@@ -78,10 +110,14 @@ public final class IncomingReview {
         @Override
         public IncomingReview deserialize(JsonParser parser, DeserializationContext ctxt) throws IOException {
             ReviewCall call = currentCall();
+            if (call != null) {
+                // Left unread: decoded on the worker (decode()). Funqy's reader does not check for trailing tokens.
+                return new IncomingReview(call, null, null);
+            }
             try {
-                return new IncomingReview(call, codec(call).decode(parser), null);
+                return new IncomingReview(null, FunctionGate.DEFAULT_CODEC.decode(parser), null);
             } catch (ReviewDecodeException e) {
-                return new IncomingReview(call, null, e);
+                return new IncomingReview(null, null, e);
             }
         }
 
@@ -96,10 +132,6 @@ public final class IncomingReview {
         static ReviewCall currentCall() {
             return io.vertx.core.Vertx.currentContext() == null ? null
                     : ContextLocals.<ReviewCall>get(CALL).orElse(null);
-        }
-
-        private static dev.tollgate.admission.AdmissionCodec codec(ReviewCall call) {
-            return call == null ? FunctionGate.DEFAULT_CODEC : call.gate.codec();
         }
     }
 }
