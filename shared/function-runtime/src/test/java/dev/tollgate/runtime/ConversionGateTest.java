@@ -9,11 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
 
@@ -47,30 +44,16 @@ class ConversionGateTest {
     @Inject
     PolicyDirectory policies;
 
-    private final List<String> decisions = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            decisions.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private CapturedLog decisions;
 
     @BeforeEach
     void captureDecisions() {
-        Logger.getLogger(DecisionLog.CATEGORY).addHandler(capture);
+        decisions = CapturedLog.of(DecisionLog.CATEGORY);
     }
 
     @AfterEach
     void stopCapture() {
-        Logger.getLogger(DecisionLog.CATEGORY).removeHandler(capture);
+        decisions.close();
     }
 
     /** A v1 Probe object whose labels steer {@link ProbeConversion}. */
@@ -242,11 +225,13 @@ class ConversionGateTest {
     }
 
     private JsonNode lastDecision() {
-        assertFalse(decisions.isEmpty(), "a decision line was logged");
+        List<LogRecord> lines = decisions.records();
+        assertFalse(lines.isEmpty(), "a decision line was logged");
+        String last = CapturedLog.message(lines.get(lines.size() - 1));
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(decisions.get(decisions.size() - 1));
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(last);
         } catch (java.io.IOException e) {
-            throw new AssertionError("decision line is not JSON: " + decisions.get(decisions.size() - 1), e);
+            throw new AssertionError("decision line is not JSON: " + last, e);
         }
     }
 }

@@ -8,11 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,30 +25,16 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 class EndpointTest {
 
-    private final List<String> decisions = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            decisions.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private CapturedLog decisions;
 
     @BeforeEach
     void captureDecisions() {
-        Logger.getLogger(DecisionLog.CATEGORY).addHandler(capture);
+        decisions = CapturedLog.of(DecisionLog.CATEGORY);
     }
 
     @AfterEach
     void stopCapture() {
-        Logger.getLogger(DecisionLog.CATEGORY).removeHandler(capture);
+        decisions.close();
     }
 
     private static io.restassured.response.Response post(String body) {
@@ -174,11 +157,13 @@ class EndpointTest {
     }
 
     private JsonNode lastDecision() {
-        assertFalse(decisions.isEmpty(), "a decision line was logged");
+        List<LogRecord> lines = decisions.records();
+        assertFalse(lines.isEmpty(), "a decision line was logged");
+        String last = CapturedLog.message(lines.get(lines.size() - 1));
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(decisions.get(decisions.size() - 1));
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(last);
         } catch (java.io.IOException e) {
-            throw new AssertionError("decision line is not JSON: " + decisions.get(decisions.size() - 1), e);
+            throw new AssertionError("decision line is not JSON: " + last, e);
         }
     }
 }
