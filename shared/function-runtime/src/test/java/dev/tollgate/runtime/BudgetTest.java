@@ -9,9 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URL;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.logging.Level;
 
 import org.junit.jupiter.api.Test;
 
+import dev.tollgate.admission.AdmissionHandler;
+import dev.tollgate.testing.CapturedLog;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -50,15 +53,20 @@ class BudgetTest {
 
     @Test
     void requestBeyondTheInFlightBudgetIsRefusedAtOnceWithRetryAfter() throws Exception {
-        CompletableFuture<Response> big = CompletableFuture.supplyAsync(() -> post(review(50_000, "sleep-ms", "2000")));
-        Thread.sleep(500); // the big review, answered after 2 s, now holds 50 KB of the 64 KiB budget
-        post(review(20_000)).then().statusCode(503)
-                .header("Retry-After", "1")
-                .body("kind", equalTo("Status"))
-                .body("code", equalTo(503))
-                .body("reason", equalTo("ServiceUnavailable"))
-                .body("message", containsString("in-flight body budget"));
-        assertEquals(200, big.get().statusCode());
+        String bigReview = review(50_000, "sleep-ms", "2000");
+        try (CapturedLog log = CapturedLog.of(FunctionGate.class)) {
+            CompletableFuture<Response> big = CompletableFuture.supplyAsync(() -> post(bigReview));
+            Thread.sleep(500); // the big review, answered after 2 s, now holds 50 KB of the 64 KiB budget
+            post(review(20_000)).then().statusCode(503)
+                    .header("Retry-After", "1")
+                    .body("kind", equalTo("Status"))
+                    .body("code", equalTo(503))
+                    .body("reason", equalTo("ServiceUnavailable"))
+                    .body("message", containsString("in-flight body budget"));
+            assertEquals(200, big.get().statusCode());
+            log.await(Level.WARNING, "slow review: policy probe took", "uid=" + Probe.uid(bigReview),
+                    "(slow threshold 300 ms, deadline 3000 ms)");
+        }
         post(review(20_000)).then().statusCode(200);
         assertTrue(Probe.metric(Probe.metrics(), "tollgate_budget_refused_total", "function=\"probe\"") >= 1);
     }
@@ -94,9 +102,20 @@ class BudgetTest {
     /** One timer serves both limits: once the body is in, the body-read timeout passing hands over to the deadline. */
     @Test
     void aPolicyStillSlowAfterTheBodyReadTimeoutGetsTheDeadlineAnswer() {
-        post(review(1_000, "sleep-ms", "700")).then().statusCode(200); // past the body-read timeout, within the deadline
-        post(review(1_000, "sleep-ms", "4000")).then().statusCode(500)
-                .body("kind", equalTo("Status"))
-                .body("message", equalTo("policy probe did not answer within the deadline of 3000 ms"));
+        String slow = review(1_000, "sleep-ms", "700");
+        String overrun = review(1_000, "sleep-ms", "4000");
+        try (CapturedLog log = CapturedLog.of(FunctionGate.class, AdmissionHandler.class)) {
+            post(slow).then().statusCode(200); // past the body-read timeout, within the deadline
+            log.await(Level.WARNING, "slow review: policy probe took", "uid=" + Probe.uid(slow));
+            post(overrun).then().statusCode(500)
+                    .body("kind", equalTo("Status"))
+                    .body("message", equalTo("policy probe did not answer within the deadline of 3000 ms"));
+            // The overrun is logged, the interrupted policy's failure too, and its late return is dropped.
+            String uid = "uid=" + Probe.uid(overrun);
+            log.await(Level.WARNING, "policy probe did not answer within the deadline of 3000 ms", uid,
+                    "answered 500 (error)");
+            log.await(Level.SEVERE, "policy probe failed on request " + uid);
+            log.await(Level.WARNING, "policy probe returned after", uid, "its answer was dropped");
+        }
     }
 }

@@ -9,10 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
 
@@ -25,9 +23,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.conversion.ConversionHandler;
 import dev.tollgate.admission.conversion.ConversionVersion;
 import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
+import dev.tollgate.testing.CapturedLog;
 import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.Manifests;
 import io.quarkus.funqy.runtime.FunctionInvoker;
@@ -44,30 +44,16 @@ class ConversionGateTest {
     @Inject
     PolicyDirectory policies;
 
-    private final List<String> decisions = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            decisions.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private CapturedLog decisions;
 
     @BeforeEach
     void captureDecisions() {
-        Logger.getLogger(DecisionLog.CATEGORY).addHandler(capture);
+        decisions = CapturedLog.of(DecisionLog.CATEGORY);
     }
 
     @AfterEach
     void stopCapture() {
-        Logger.getLogger(DecisionLog.CATEGORY).removeHandler(capture);
+        decisions.close();
     }
 
     /** A v1 Probe object whose labels steer {@link ProbeConversion}. */
@@ -134,9 +120,16 @@ class ConversionGateTest {
     @Test
     void aPolicyThatThrowsIsA500StatusAndCounted() {
         String before = Probe.metrics();
-        post(ConversionTester.request(ConversionVersion.V1, V2, probe("a", "probe", "throw"))).then()
-                .statusCode(500).body("kind", equalTo("Status"))
-                .body("message", equalTo("conversion policy probe-conversion failed: IllegalStateException"));
+        ObjectNode sent = ConversionTester.request(ConversionVersion.V1, V2, probe("a", "probe", "throw"));
+        try (CapturedLog log = CapturedLog.of(ConversionHandler.class)) {
+            post(sent).then()
+                    .statusCode(500).body("kind", equalTo("Status"))
+                    .body("message", equalTo("conversion policy probe-conversion failed: IllegalStateException"));
+            // The caller gets no detail; the log has the exception, for the operator.
+            LogRecord failure = log.await(Level.SEVERE, "conversion policy probe-conversion failed on request uid="
+                    + sent.path("request").path("uid").asText());
+            assertEquals("probe failure", failure.getThrown().getMessage());
+        }
         String[] labels = { "function=\"probe-conversion\"", "verdict=\"error\"", "kind=\"Probe\"" };
         assertEquals(1, Probe.metric(Probe.metrics(), "tollgate_reviews_total", labels)
                 - Probe.metric(before, "tollgate_reviews_total", labels));
@@ -146,8 +139,16 @@ class ConversionGateTest {
     void aConversionOverrunningTheDeadlineIsAnswered500AndCounted() {
         String before = Probe.metrics();
         ObjectNode sent = ConversionTester.request(ConversionVersion.V1, V2, probe("slow", "sleep-ms", "30000"));
-        post(sent).then().statusCode(500).body("kind", equalTo("Status"))
-                .body("message", containsString("did not answer within the deadline of 1000 ms"));
+        String uid = "uid=" + sent.path("request").path("uid").asText();
+        try (CapturedLog log = CapturedLog.of(FunctionGate.class, ConversionHandler.class)) {
+            post(sent).then().statusCode(500).body("kind", equalTo("Status"))
+                    .body("message", containsString("did not answer within the deadline of 1000 ms"));
+            // The overrun is logged; the policy, interrupted, fails, and its late return is dropped.
+            log.await(Level.WARNING, "policy probe-conversion did not answer within the deadline of 1000 ms", uid,
+                    "answered 500 (error)");
+            log.await(Level.SEVERE, "conversion policy probe-conversion failed on request " + uid);
+            log.await(Level.WARNING, "policy probe-conversion returned after", uid, "its answer was dropped");
+        }
         String after = Probe.metrics();
         assertEquals(1, Probe.metric(after, "tollgate_deadline_overruns_total", "function=\"probe-conversion\"")
                 - Probe.metric(before, "tollgate_deadline_overruns_total", "function=\"probe-conversion\""));
@@ -224,11 +225,13 @@ class ConversionGateTest {
     }
 
     private JsonNode lastDecision() {
-        assertFalse(decisions.isEmpty(), "a decision line was logged");
+        List<LogRecord> lines = decisions.records();
+        assertFalse(lines.isEmpty(), "a decision line was logged");
+        String last = CapturedLog.message(lines.get(lines.size() - 1));
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(decisions.get(decisions.size() - 1));
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(last);
         } catch (java.io.IOException e) {
-            throw new AssertionError("decision line is not JSON: " + decisions.get(decisions.size() - 1), e);
+            throw new AssertionError("decision line is not JSON: " + last, e);
         }
     }
 }

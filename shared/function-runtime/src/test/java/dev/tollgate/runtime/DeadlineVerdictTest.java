@@ -4,7 +4,13 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.util.logging.Level;
+
 import org.junit.jupiter.api.Test;
+
+import dev.tollgate.admission.AdmissionHandler;
+import dev.tollgate.admission.conversion.ConversionHandler;
+import dev.tollgate.testing.CapturedLog;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -17,10 +23,18 @@ class DeadlineVerdictTest {
     @Test
     void overrunIsAllowedWithAWarningInTheRequestsVersion() {
         String body = Probe.body("sleep-ms", "30000");
-        given().contentType("application/json").body(body).post("/probe").then().statusCode(200)
-                .body("apiVersion", equalTo("admission.k8s.io/v1"))
-                .body("response.allowed", equalTo(true))
-                .body("response.warnings[0]", containsString("allowed by the configured deadline verdict"));
+        String uid = "uid=" + Probe.uid(body);
+        try (CapturedLog log = CapturedLog.of(FunctionGate.class, AdmissionHandler.class)) {
+            given().contentType("application/json").body(body).post("/probe").then().statusCode(200)
+                    .body("apiVersion", equalTo("admission.k8s.io/v1"))
+                    .body("response.allowed", equalTo(true))
+                    .body("response.warnings[0]", containsString("allowed by the configured deadline verdict"));
+            // The operator still learns of the overrun, and of the interrupted policy's end.
+            log.await(Level.WARNING, "policy probe did not answer within the deadline of 1000 ms", uid,
+                    "answered 200 (allow)");
+            log.await(Level.SEVERE, "policy probe failed on request " + uid);
+            log.await(Level.WARNING, "policy probe returned after", uid, "its answer was dropped");
+        }
     }
 
     /** A conversion has no verdict to default to: an overrun is an error whatever on-timeout says. */
@@ -29,8 +43,14 @@ class DeadlineVerdictTest {
         var review = dev.tollgate.testing.ConversionTester.request(
                 dev.tollgate.admission.conversion.ConversionVersion.V1, ProbeConversion.GROUP + "/v2",
                 ConversionGateTest.probe("slow", "sleep-ms", "30000"));
-        given().contentType("application/json").body(dev.tollgate.testing.Manifests.toJson(review))
-                .post("/probe-conversion").then().statusCode(500).body("kind", equalTo("Status"))
-                .body("message", containsString("did not answer within the deadline"));
+        String uid = "uid=" + review.path("request").path("uid").asText();
+        try (CapturedLog log = CapturedLog.of(FunctionGate.class, ConversionHandler.class)) {
+            given().contentType("application/json").body(dev.tollgate.testing.Manifests.toJson(review))
+                    .post("/probe-conversion").then().statusCode(500).body("kind", equalTo("Status"))
+                    .body("message", containsString("did not answer within the deadline"));
+            log.await(Level.WARNING, "policy probe-conversion did not answer within the deadline", uid, "answered 500");
+            log.await(Level.SEVERE, "conversion policy probe-conversion failed on request " + uid);
+            log.await(Level.WARNING, "policy probe-conversion returned after", uid, "its answer was dropped");
+        }
     }
 }

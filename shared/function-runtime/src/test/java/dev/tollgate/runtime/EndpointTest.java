@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,36 +17,24 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.tollgate.admission.AdmissionHandler;
+import dev.tollgate.testing.CapturedLog;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The endpoint without caller checks: deadline, policy failures, metrics and the decision log. */
 @QuarkusTest
 class EndpointTest {
 
-    private final List<String> decisions = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            decisions.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private CapturedLog decisions;
 
     @BeforeEach
     void captureDecisions() {
-        Logger.getLogger(DecisionLog.CATEGORY).addHandler(capture);
+        decisions = CapturedLog.of(DecisionLog.CATEGORY);
     }
 
     @AfterEach
     void stopCapture() {
-        Logger.getLogger(DecisionLog.CATEGORY).removeHandler(capture);
+        decisions.close();
     }
 
     private static io.restassured.response.Response post(String body) {
@@ -58,9 +44,18 @@ class EndpointTest {
     @Test
     void policyOverrunningTheDeadlineIsAnsweredWith500AndCounted() {
         String before = Probe.metrics();
-        post(Probe.body("sleep-ms", "30000")).then().statusCode(500)
-                .body("kind", equalTo("Status")).body("code", equalTo(500)).body("reason", equalTo("InternalError"))
-                .body("message", containsString("did not answer within the deadline of 1000 ms"));
+        String body = Probe.body("sleep-ms", "30000");
+        String uid = "uid=" + Probe.uid(body);
+        try (CapturedLog log = CapturedLog.of(FunctionGate.class, AdmissionHandler.class)) {
+            post(body).then().statusCode(500)
+                    .body("kind", equalTo("Status")).body("code", equalTo(500)).body("reason", equalTo("InternalError"))
+                    .body("message", containsString("did not answer within the deadline of 1000 ms"));
+            // The overrun is logged; the policy, interrupted, fails, and its late return is dropped.
+            log.await(Level.WARNING, "policy probe did not answer within the deadline of 1000 ms", uid,
+                    "answered 500 (error)");
+            log.await(Level.SEVERE, "policy probe failed on request " + uid);
+            log.await(Level.WARNING, "policy probe returned after", uid, "its answer was dropped");
+        }
         String after = Probe.metrics();
         assertEquals(1, Probe.metric(after, "tollgate_deadline_overruns_total", "function=\"probe\"")
                 - Probe.metric(before, "tollgate_deadline_overruns_total", "function=\"probe\""));
@@ -73,15 +68,21 @@ class EndpointTest {
 
     @Test
     void abandonedPolicyThatIgnoresInterruptsIsTrackedUntilItReturns() throws InterruptedException {
-        post(Probe.body("probe", "spin", "sleep-ms", "4000")).then().statusCode(500);
-        // Answered at the deadline (1 s) while the policy spins on for 3 s more, ignoring the interrupt.
-        assertEquals(1, gaugeWithoutLabels(Probe.metrics()), "the abandoned policy is still running");
-        double running = -1;
-        for (int i = 0; i < 200 && running != 0; i++) {
-            Thread.sleep(100);
-            running = gaugeWithoutLabels(Probe.metrics());
+        String body = Probe.body("probe", "spin", "sleep-ms", "4000");
+        String uid = "uid=" + Probe.uid(body);
+        try (CapturedLog log = CapturedLog.of(FunctionGate.class)) {
+            post(body).then().statusCode(500);
+            log.await(Level.WARNING, "policy probe did not answer within the deadline of 1000 ms", uid);
+            // Answered at the deadline (1 s) while the policy spins on for 3 s more, ignoring the interrupt.
+            assertEquals(1, gaugeWithoutLabels(Probe.metrics()), "the abandoned policy is still running");
+            double running = -1;
+            for (int i = 0; i < 200 && running != 0; i++) {
+                Thread.sleep(100);
+                running = gaugeWithoutLabels(Probe.metrics());
+            }
+            assertEquals(0, running, "no longer counted once it returned");
+            log.await(Level.WARNING, "policy probe returned after", uid, "its answer was dropped");
         }
-        assertEquals(0, running, "no longer counted once it returned");
         // And the function still answers.
         post(Probe.body()).then().statusCode(200).body("response.allowed", equalTo(true));
     }
@@ -98,8 +99,14 @@ class EndpointTest {
     @Test
     void policyExceptionIs500WithoutDetailAndCounted() {
         String before = Probe.metrics();
-        post(Probe.body("probe", "throw")).then().statusCode(500)
-                .body("message", equalTo("policy probe failed: IllegalStateException"));
+        String body = Probe.body("probe", "throw");
+        try (CapturedLog log = CapturedLog.of(AdmissionHandler.class)) {
+            post(body).then().statusCode(500)
+                    .body("message", equalTo("policy probe failed: IllegalStateException"));
+            // The caller gets no detail; the log has the exception, for the operator.
+            LogRecord failure = log.await(Level.SEVERE, "policy probe failed on request uid=" + Probe.uid(body));
+            assertEquals("probe failure", failure.getThrown().getMessage());
+        }
         assertEquals(1, Probe.metric(Probe.metrics(), "tollgate_reviews_total", "verdict=\"error\"")
                 - Probe.metric(before, "tollgate_reviews_total", "verdict=\"error\""));
     }
@@ -150,11 +157,13 @@ class EndpointTest {
     }
 
     private JsonNode lastDecision() {
-        assertFalse(decisions.isEmpty(), "a decision line was logged");
+        List<LogRecord> lines = decisions.records();
+        assertFalse(lines.isEmpty(), "a decision line was logged");
+        String last = CapturedLog.message(lines.get(lines.size() - 1));
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(decisions.get(decisions.size() - 1));
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(last);
         } catch (java.io.IOException e) {
-            throw new AssertionError("decision line is not JSON: " + decisions.get(decisions.size() - 1), e);
+            throw new AssertionError("decision line is not JSON: " + last, e);
         }
     }
 }

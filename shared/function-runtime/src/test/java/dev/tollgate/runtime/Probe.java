@@ -23,6 +23,11 @@ final class Probe {
         return Manifests.toJson(ReviewBuilder.create(Pods.withLabels(Pods.minimal("web"), labels)).build());
     }
 
+    /** The request uid of a review body made by {@link #body}, as the runtime's log lines name it. */
+    static String uid(String body) {
+        return Manifests.parse(body).path("request").path("uid").asText();
+    }
+
     /** The function's Prometheus metrics, from the management port (the main port does not serve them). */
     static String metrics() {
         return given().get(management("/q/metrics")).then().statusCode(200).extract().asString();

@@ -9,9 +9,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.logging.Level;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.tollgate.testing.CapturedLog;
 
 class TokenSetTest {
 
@@ -66,10 +69,14 @@ class TokenSetTest {
         assertFalse(set.matches(A));
         assertTrue(set.matches(B));
 
-        Files.writeString(file, "not ok\n"); // a bad line: the file contributes nothing
-        assertTrue(set.reload());
-        assertFalse(set.matches(B));
-        assertEquals(0, set.size());
+        try (CapturedLog log = CapturedLog.of(TokenSet.class)) {
+            Files.writeString(file, "not ok\n"); // a bad line: the file contributes nothing, and says so
+            assertTrue(set.reload());
+            assertFalse(set.matches(B));
+            assertEquals(0, set.size());
+            log.await(Level.SEVERE, "bearer token file " + file + " cannot be used, its tokens are no longer accepted: "
+                    + "line 1 is shorter than 16 characters");
+        }
 
         Files.delete(file);
         set.reload();

@@ -44,20 +44,34 @@ class ConvertCommandTest {
         }
     }
 
-    private record Output(int exit, String stdout) {
+    private record Output(int exit, String stdout, String stderr) {
     }
 
     private static Output run(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        return run(new ConvertCommand(() -> List.of(new DatabaseConversion())), args);
+    }
+
+    /** Runs the command with its stdout and stderr captured (its error lines are the tests' to check, not printed). */
+    private static Output run(ConvertCommand command, String... args) {
+        PrintStream originalOut = System.out;
+        PrintStream originalErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            int exit = new CommandLine(new ConvertCommand(() -> List.of(new DatabaseConversion())))
-                    .execute(args);
-            return new Output(exit, buffer.toString(StandardCharsets.UTF_8));
+            int exit = new CommandLine(command).execute(args);
+            return new Output(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
-            System.setOut(original);
+            System.setOut(originalOut);
+            System.setErr(originalErr);
         }
+    }
+
+    /** Bad input: exit status 2 and the one error line (the first) naming the problem. */
+    private static void assertBadInput(Output out, String expected) {
+        assertEquals(2, out.exit(), out.stderr());
+        assertEquals("tollgate convert: " + expected, out.stderr().lines().findFirst().orElse(""), out.stderr());
     }
 
     /** The bundled conversion entry is a CRD's spec.conversion: never rendered as an admission webhook. */
@@ -123,16 +137,25 @@ class ConvertCommandTest {
 
     @Test
     void badInputIsExitStatus2() throws IOException {
-        assertEquals(2, run("--to", "v1", EXAMPLES.toString()).exit(), "--to without a group");
-        assertEquals(2, run("--to", "data.tollgate.dev/v1", "-o", "yaml", EXAMPLES.toString()).exit());
-        assertEquals(2, run("--to", "data.tollgate.dev/v1", "--review-version", "v2", EXAMPLES.toString()).exit());
-        assertEquals(2, run("--to", "data.tollgate.dev/v1", "--function", "nope", EXAMPLES.toString()).exit());
-        assertEquals(2, run("--to", "data.tollgate.dev/v1", "no-such-file.yaml").exit());
+        assertBadInput(run("--to", "v1", EXAMPLES.toString()),
+                "--to must be <group>/<version> of a custom resource, got 'v1'");
+        assertBadInput(run("--to", "data.tollgate.dev/v1", "-o", "yaml", EXAMPLES.toString()),
+                "--output must be text or json, got 'yaml'");
+        assertBadInput(run("--to", "data.tollgate.dev/v1", "--review-version", "v2", EXAMPLES.toString()),
+                "--review-version must be v1 or v1beta1, got 'v2'");
+        assertBadInput(run("--to", "data.tollgate.dev/v1", "--function", "nope", EXAMPLES.toString()),
+                "--function nope is not a bundled conversion policy; bundled: [crd-conversion]");
+        Output missing = run("--to", "data.tollgate.dev/v1", "no-such-file.yaml");
+        assertBadInput(missing, "bad input:");
+        assertTrue(missing.stderr().contains("  - no-such-file.yaml: no such file or folder"), missing.stderr());
         Path pod = Files.createTempFile("pod", ".yaml");
         Files.writeString(pod, "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n");
-        assertEquals(2, run("--to", "data.tollgate.dev/v1", pod.toString()).exit(), "not in the --to group");
-        assertEquals(2, new CommandLine(new ConvertCommand(List::of)).execute("--to", "data.tollgate.dev/v1",
-                EXAMPLES.toString()), "no bundled policy and no --url");
+        Output notInGroup = run("--to", "data.tollgate.dev/v1", pod.toString());
+        assertBadInput(notInGroup, "only custom resources of the --to group convert:");
+        assertTrue(notInGroup.stderr().contains(pod + ": Pod v1 is not in group data.tollgate.dev"),
+                notInGroup.stderr());
+        assertBadInput(run(new ConvertCommand(List::of), "--to", "data.tollgate.dev/v1", EXAMPLES.toString()),
+                "no conversion policy is bundled: give --url");
     }
 
     @Test

@@ -11,10 +11,13 @@ import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.logging.Level;
 
 import org.junit.jupiter.api.Test;
 
 import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.runtime.FunctionGate;
+import dev.tollgate.testing.CapturedLog;
 import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.Manifests;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -62,7 +65,8 @@ class GuardedHttpTest {
     @Test
     void theDeadlineCountsFromTheRequestsArrival() throws Exception {
         byte[] body = review().getBytes(StandardCharsets.UTF_8);
-        try (Socket socket = new Socket(root.getHost(), root.getPort())) {
+        try (CapturedLog log = CapturedLog.of(FunctionGate.class);
+                Socket socket = new Socket(root.getHost(), root.getPort())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(("POST /" + TOKEN + "/crd-conversion HTTP/1.1\r\nHost: localhost\r\n"
@@ -74,6 +78,8 @@ class GuardedHttpTest {
             assertTrue(answer.startsWith("HTTP/1.1 500"), answer);
             assertTrue(answer.contains("\"kind\":\"Status\"")
                     && answer.contains("did not answer within the deadline of 1000 ms"), answer);
+            log.await(Level.WARNING, "policy crd-conversion did not answer within the deadline of 1000 ms",
+                    "answered 500 (error)");
         }
     }
 
