@@ -23,7 +23,7 @@ runs=${2:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 java25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 # Small-container JVM flags (knative/README.md explains each); the JVM launch paths add them through JAVA_TOOL_OPTIONS.
-jvm_aot_flags=${JVM_AOT_FLAGS:--XX:+UseSerialGC -Xss512k -XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50}
+jvm_aot_flags=${JVM_AOT_FLAGS:--XX:+UseSerialGC -Xss512k -XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50 -XX:TieredStopAtLevel=1}
 variants=${VARIANTS:-baseline jvm jvm-aot native}
 port=${PORT:-18090}
 token=cold-start-measurement-token
