@@ -377,10 +377,11 @@ public class FunctionGate {
             if (call.dispatched) {
                 call.abandon(metrics);
             }
+            // What was answered, not what was configured: a conversion, or a review not yet decoded, gets the
+            // error whatever on-timeout says.
+            String answered = result.status() == 200 ? deadline.onTimeout().name().toLowerCase() : "error";
             LOG.warnf("policy %s did not answer within the deadline of %d ms for uid=%s: answered %d (%s)",
-                    call.functionLabel(), deadline.timeout().toMillis(),
-                    call.uid(), result.status(),
-                    deadline.onTimeout().name().toLowerCase());
+                    call.functionLabel(), deadline.timeout().toMillis(), call.uid(), result.status(), answered);
         }
     }
 

@@ -48,7 +48,8 @@ class DeadlineVerdictTest {
             given().contentType("application/json").body(dev.tollgate.testing.Manifests.toJson(review))
                     .post("/probe-conversion").then().statusCode(500).body("kind", equalTo("Status"))
                     .body("message", containsString("did not answer within the deadline"));
-            log.await(Level.WARNING, "policy probe-conversion did not answer within the deadline", uid, "answered 500");
+            log.await(Level.WARNING, "policy probe-conversion did not answer within the deadline", uid,
+                    "answered 500 (error)");
             log.await(Level.SEVERE, "conversion policy probe-conversion failed on request " + uid);
             log.await(Level.WARNING, "policy probe-conversion returned after", uid, "its answer was dropped");
         }
