@@ -9,7 +9,8 @@
 #
 # For each: `runs` cold starts, process start to the first answered AdmissionReview (HTTP 200 from the policy path,
 # a 4.8 KB pod review), median/min/max, RSS after that first review; then `runs` more starts, each followed at once
-# by `wrk -t1 -c16 -d10s` with the same review: requests answered in the first 10 s of traffic (median).
+# by `wrk -t1 -c16 -d10s` with the same review: requests answered in the first 10 s of traffic (median, and each
+# run's figure). The variants take turns within each round (interleaved), not one after the other.
 #
 #   knative/compare-cold-start.sh [function] [runs]          (defaults: require-labels 5)
 #   BUILD=0 ...     reuse the builds in target/cold-start/ and functions/<f>/target/quarkus-app (default: build
@@ -98,18 +99,31 @@ median() { local s; s=($(printf '%s\n' "$@" | sort -n)); local n=${#s[@]}
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; function=$function runs=$runs"
 echo "review: $(wc -c < "$review") bytes; java on the PATH: $(java -version 2>&1 | head -n 1)"
 printf '%-9s %10s %10s %10s %9s %14s\n' variant "start ms" min max "RSS MiB" "10 s requests"
+# Interleaved: each round starts every variant once, in turn, so that a drift of the machine (another tenant, the
+# CPU's clock) touches all variants alike; the figures are per-variant medians over the rounds.
+selected=()
 for variant in $variants; do
   if [ "$variant" = native ] && [ -z "$native" ]; then echo "native: no executable in functions/$function/target"; continue; fi
-  starts=(); rsss=(); counts=()
-  for _ in $(seq 1 "$runs"); do start_one "$variant"; starts+=("$ms"); rsss+=("$rss_mib"); stop_one; done
-  for _ in $(seq 1 "$runs"); do
+  selected+=("$variant")
+done
+declare -A starts rsss counts
+for _ in $(seq 1 "$runs"); do
+  for variant in "${selected[@]}"; do
+    start_one "$variant"; starts[$variant]+="$ms "; rsss[$variant]+="$rss_mib "; stop_one
+  done
+done
+for _ in $(seq 1 "$runs"); do
+  for variant in "${selected[@]}"; do
     start_one "$variant"
-    counts+=("$(wrk -t1 -c16 -d10s -s "$lua" "$(url "$variant")" | awk '/requests in/ {print $1}')")
+    counts[$variant]+="$(wrk -t1 -c16 -d10s -s "$lua" "$(url "$variant")" | awk '/requests in/ {print $1}') "
     stop_one
   done
-  sorted=($(printf '%s\n' "${starts[@]}" | sort -n))
-  printf '%-9s %10s %10s %10s %9s %14s\n' "$variant" "$(median "${starts[@]}")" "${sorted[0]}" \
-    "${sorted[$((runs - 1))]}" "$(median "${rsss[@]}")" "$(median "${counts[@]}")"
+done
+for variant in "${selected[@]}"; do
+  sorted=($(printf '%s\n' ${starts[$variant]} | sort -n))
+  printf '%-9s %10s %10s %10s %9s %14s\n' "$variant" "$(median ${starts[$variant]})" "${sorted[0]}" \
+    "${sorted[$((runs - 1))]}" "$(median ${rsss[$variant]})" "$(median ${counts[$variant]})"
   echo "  $(launch "$variant")" | sed "s#$root/##g"
+  echo "  each run's first 10 s: ${counts[$variant]}"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
