@@ -25,12 +25,111 @@ public final class JsonPatches {
     private JsonPatches() {
     }
 
-    /** The patch turning {@code original} into {@code edited}; an empty array when they are equal. */
+    /**
+     * The patch turning {@code original} into {@code edited}; an empty array when they are equal. The operations are
+     * zjsonpatch's (the same patch, in the same order), but objects, and arrays whose elements were only edited in
+     * place, are walked here node by node: zjsonpatch compares whole subtrees for equality at every level before
+     * descending, which made the diff of a pod's edited copy cost more than decoding the review. Arrays whose
+     * elements were inserted, removed or reordered are left to zjsonpatch (its LCS alignment).
+     */
     public static ArrayNode diff(JsonNode original, JsonNode edited) {
-        if (original.equals(edited)) {
-            return JsonNodeFactory.instance.arrayNode();
+        ArrayNode patch = JsonNodeFactory.instance.arrayNode();
+        diff(patch, new StringBuilder(), original, edited);
+        return patch;
+    }
+
+    private static void diff(ArrayNode patch, StringBuilder path, JsonNode original, JsonNode edited) {
+        if (original == edited) {
+            return;
         }
-        return (ArrayNode) JsonDiff.asJson(original, edited, FLAGS);
+        if (original.isObject() && edited.isObject()) {
+            diffObjects(patch, path, (ObjectNode) original, (ObjectNode) edited);
+        } else if (original.isArray() && edited.isArray()) {
+            diffArrays(patch, path, (ArrayNode) original, (ArrayNode) edited);
+        } else if (!original.equals(edited)) {
+            patch.addObject().put("op", "replace").put("path", path.toString()).set("value", edited);
+        }
+    }
+
+    /** As zjsonpatch: removals and changes in the original's key order, then additions in the edited one's. */
+    private static void diffObjects(ArrayNode patch, StringBuilder path, ObjectNode original, ObjectNode edited) {
+        int length = path.length();
+        for (var fields = original.fields(); fields.hasNext(); ) {
+            var field = fields.next();
+            path.append('/').append(escapeKey(field.getKey()));
+            JsonNode now = edited.get(field.getKey());
+            if (now == null) {
+                patch.addObject().put("op", "remove").put("path", path.toString());
+            } else {
+                diff(patch, path, field.getValue(), now);
+            }
+            path.setLength(length);
+        }
+        for (var fields = edited.fields(); fields.hasNext(); ) {
+            var field = fields.next();
+            if (!original.has(field.getKey())) {
+                path.append('/').append(escapeKey(field.getKey()));
+                patch.addObject().put("op", "add").put("path", path.toString()).set("value", field.getValue());
+                path.setLength(length);
+            }
+        }
+    }
+
+    /**
+     * Equal-length arrays whose changed elements equal no element of the other array: every
+     * element zjsonpatch's longest common subsequence can hold is then an unchanged one at its own index, and it
+     * diffs the changed ones pairwise at their index, as done here. Anything else (an insertion, a removal, a move)
+     * goes to zjsonpatch.
+     */
+    private static void diffArrays(ArrayNode patch, StringBuilder path, ArrayNode original, ArrayNode edited) {
+        int size = original.size();
+        if (size == edited.size()) {
+            int first = 0;
+            while (first < size && original.get(first).equals(edited.get(first))) {
+                first++;
+            }
+            if (first == size) {
+                return;
+            }
+            int last = size - 1;
+            while (original.get(last).equals(edited.get(last))) {
+                last--;
+            }
+            boolean[] changed = new boolean[last - first + 1];
+            for (int i = first; i <= last; i++) {
+                changed[i - first] = !original.get(i).equals(edited.get(i));
+            }
+            if (editedInPlace(original, edited, first, last, changed)) {
+                int length = path.length();
+                for (int i = first; i <= last; i++) {
+                    if (changed[i - first]) {
+                        diff(patch, path.append('/').append(i), original.get(i), edited.get(i));
+                        path.setLength(length);
+                    }
+                }
+                return;
+            }
+        }
+        String prefix = path.toString();
+        for (JsonNode op : JsonDiff.asJson(original, edited, FLAGS)) {
+            patch.add(((ObjectNode) op).put("path", prefix + op.get("path").asText()));
+        }
+    }
+
+    /** Whether no changed element (in [first, last]) of either array equals any element of the other. */
+    private static boolean editedInPlace(ArrayNode original, ArrayNode edited, int first, int last,
+            boolean[] changed) {
+        for (int i = first; i <= last; i++) {
+            if (!changed[i - first]) {
+                continue;
+            }
+            for (int j = 0; j < original.size(); j++) {
+                if (original.get(i).equals(edited.get(j)) || edited.get(i).equals(original.get(j))) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
