@@ -27,6 +27,15 @@ final class TokenSet {
 
     private static final Logger LOG = Logger.getLogger(TokenSet.class);
 
+    // One per thread: MessageDigest.getInstance looks the provider up on every call, half of the caller check's time.
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
+        }
+    });
+
     /** Shortest accepted token: a guessable token would make the check pointless. */
     static final int MIN_LENGTH = 16;
     static final int MAX_LENGTH = 4096;
@@ -165,10 +174,8 @@ final class TokenSet {
     }
 
     static byte[] digest(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
-        }
+        MessageDigest sha256 = SHA256.get();
+        sha256.reset();
+        return sha256.digest(s.getBytes(StandardCharsets.UTF_8));
     }
 }
