@@ -1,6 +1,8 @@
 package dev.tollgate.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionRequest;
@@ -42,15 +44,15 @@ sealed interface CallResult {
     String error();
 
     /** Decision-log fields that identify the request, written after {@code kind}. */
-    default void subject(ObjectNode line) {
+    default void subject(JsonGenerator line) throws IOException {
     }
 
     /** Decision-log fields about the answer, written after {@code status}. */
-    default void details(ObjectNode line) {
+    default void details(JsonGenerator line) throws IOException {
     }
 
     /** The request's objects, for the decision log when {@code tollgate.decision-log.include-objects} is on. */
-    default void objects(ObjectNode line) {
+    default void objects(JsonGenerator line) throws IOException {
     }
 
     record Admission(HandlerResult result) implements CallResult {
@@ -99,27 +101,30 @@ sealed interface CallResult {
         }
 
         @Override
-        public void subject(ObjectNode line) {
+        public void subject(JsonGenerator line) throws IOException {
             AdmissionRequest request = request();
-            line.put("namespace", request == null ? "" : request.namespace());
-            line.put("name", request == null ? "" : request.name());
-            line.put("user", request == null ? "" : request.userInfo().username());
+            line.writeStringField("namespace", request == null ? "" : request.namespace());
+            line.writeStringField("name", request == null ? "" : request.name());
+            line.writeStringField("user", request == null ? "" : request.userInfo().username());
         }
 
         @Override
-        public void details(ObjectNode line) {
+        public void details(JsonGenerator line) throws IOException {
             if (result.verdict() != null && !result.verdict().allowed()) {
-                line.put("code", result.verdict().code());
+                line.writeNumberField("code", result.verdict().code());
             }
-            line.put("patchOps", result.patchOps());
+            line.writeNumberField("patchOps", result.patchOps());
         }
 
+        /** Both fields, {@code null} when absent (no object on DELETE, no oldObject on CREATE). */
         @Override
-        public void objects(ObjectNode line) {
+        public void objects(JsonGenerator line) throws IOException {
             AdmissionRequest request = request();
             if (request != null) {
-                line.set("object", request.object() == null ? null : request.object().json());
-                line.set("oldObject", request.oldObject() == null ? null : request.oldObject().json());
+                line.writeFieldName("object");
+                line.writeTree(request.object() == null ? null : request.object().json());
+                line.writeFieldName("oldObject");
+                line.writeTree(request.oldObject() == null ? null : request.oldObject().json());
             }
         }
     }
@@ -173,17 +178,22 @@ sealed interface CallResult {
         }
 
         @Override
-        public void subject(ObjectNode line) {
+        public void subject(JsonGenerator line) throws IOException {
             ConversionRequest request = request();
-            line.put("desiredAPIVersion", request == null ? "" : request.desiredApiVersion());
-            line.put("objectCount", request == null ? 0 : request.objects().size());
+            line.writeStringField("desiredAPIVersion", request == null ? "" : request.desiredApiVersion());
+            line.writeNumberField("objectCount", request == null ? 0 : request.objects().size());
         }
 
+        /** The field only when there are objects (an empty review writes none). */
         @Override
-        public void objects(ObjectNode line) {
+        public void objects(JsonGenerator line) throws IOException {
             ConversionRequest request = request();
-            if (request != null) {
-                request.objects().forEach(o -> line.withArray("objects").add((JsonNode) o));
+            if (request != null && !request.objects().isEmpty()) {
+                line.writeArrayFieldStart("objects");
+                for (ObjectNode o : request.objects()) {
+                    line.writeTree(o);
+                }
+                line.writeEndArray();
             }
         }
     }

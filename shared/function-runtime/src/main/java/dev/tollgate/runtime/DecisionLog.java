@@ -1,14 +1,15 @@
 package dev.tollgate.runtime;
 
+import java.io.IOException;
+import java.io.StringWriter;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 
 /**
  * One JSON line per answered request on the logger category {@value #CATEGORY}, which the runtime's configuration
@@ -50,31 +51,36 @@ public class DecisionLog {
         LOG.info(line(function, result, verdict, latencyMicros, deadlineExceeded));
     }
 
-    /** Admission and conversion lines share every field but those the result adds (its subject and details). */
+    /**
+     * Admission and conversion lines share every field but those the result adds (its subject and details). Written
+     * straight to a generator: building a tree first cost a node per field on every request.
+     */
     String line(String function, CallResult result, String verdict, long latencyMicros, boolean deadlineExceeded) {
-        ObjectNode line = JSON.createObjectNode();
-        line.put("uid", result.uid());
-        line.put("function", function);
-        line.put("operation", result.operation());
-        line.put("kind", result.kind());
-        result.subject(line);
-        line.put("verdict", verdict);
-        line.put("status", result.status());
-        result.details(line);
-        line.put("latencyMs", latencyMicros / 1000.0);
-        if (deadlineExceeded) {
-            line.put("deadlineExceeded", true);
+        StringWriter out = new StringWriter(256);
+        try (JsonGenerator line = JSON.createGenerator(out)) {
+            line.writeStartObject();
+            line.writeStringField("uid", result.uid());
+            line.writeStringField("function", function);
+            line.writeStringField("operation", result.operation());
+            line.writeStringField("kind", result.kind());
+            result.subject(line);
+            line.writeStringField("verdict", verdict);
+            line.writeNumberField("status", result.status());
+            result.details(line);
+            line.writeNumberField("latencyMs", latencyMicros / 1000.0);
+            if (deadlineExceeded) {
+                line.writeBooleanField("deadlineExceeded", true);
+            }
+            if (!result.error().isEmpty()) {
+                line.writeStringField("error", result.error());
+            }
+            if (includeObjects) {
+                result.objects(line);
+            }
+            line.writeEndObject();
+        } catch (IOException e) {
+            throw new IllegalStateException("a decision line always serializes", e);
         }
-        if (!result.error().isEmpty()) {
-            line.put("error", result.error());
-        }
-        if (includeObjects) {
-            result.objects(line);
-        }
-        try {
-            return JSON.writeValueAsString(line);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a JSON tree always serializes", e);
-        }
+        return out.toString();
     }
 }

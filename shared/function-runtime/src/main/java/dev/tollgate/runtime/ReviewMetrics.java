@@ -1,6 +1,7 @@
 package dev.tollgate.runtime;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,6 +37,9 @@ public class ReviewMetrics {
 
     private final MeterRegistry registry;
     private final Set<String> kinds = ConcurrentHashMap.newKeySet();
+    // Micrometer builds and sorts a Meter.Id and looks it up on every builder call, so review() registers each label
+    // tuple once. Bounded: function, operation and verdict are fixed vocabularies and kind is capped.
+    private final Map<ReviewLabels, ReviewMeters> reviewMeters = new ConcurrentHashMap<>();
     private final AtomicInteger abandonedRunning = new AtomicInteger();
 
     ReviewMetrics() {
@@ -49,18 +53,26 @@ public class ReviewMetrics {
     }
 
     public void review(String function, String operation, String kind, String verdict, Duration latency) {
-        Counter.builder("tollgate.reviews")
+        ReviewMeters meters = reviewMeters.computeIfAbsent(
+                new ReviewLabels(function, operation, boundedKind(kind), verdict), this::registerReview);
+        meters.reviews().increment();
+        meters.duration().record(latency);
+    }
+
+    private ReviewMeters registerReview(ReviewLabels labels) {
+        Counter reviews = Counter.builder("tollgate.reviews")
                 .description("Admission reviews answered, by function, operation, kind and verdict")
-                .tag("function", function).tag("operation", operation).tag("kind", boundedKind(kind))
-                .tag("verdict", verdict)
-                .register(registry).increment();
-        Timer.builder("tollgate.review.duration")
+                .tag("function", labels.function()).tag("operation", labels.operation()).tag("kind", labels.kind())
+                .tag("verdict", labels.verdict())
+                .register(registry);
+        Timer duration = Timer.builder("tollgate.review.duration")
                 .description("Time from a review's arrival to its answer")
-                .tag("function", function).tag("verdict", verdict)
+                .tag("function", labels.function()).tag("verdict", labels.verdict())
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(30))
-                .register(registry).record(latency);
+                .register(registry);
+        return new ReviewMeters(reviews, duration);
     }
 
     public void badRequest(String function, int status) {
@@ -108,5 +120,11 @@ public class ReviewMetrics {
         }
         kinds.add(kind);
         return kind;
+    }
+
+    private record ReviewLabels(String function, String operation, String kind, String verdict) {
+    }
+
+    private record ReviewMeters(Counter reviews, Timer duration) {
     }
 }

@@ -1,0 +1,57 @@
+package dev.tollgate.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/** Meters are registered once per label tuple; the Prometheus histogram is asserted in EndpointTest. */
+class ReviewMetricsTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final ReviewMetrics metrics = new ReviewMetrics(registry);
+
+    @Test
+    void repeatedReviewsCountOnTheSameMeters() {
+        metrics.review("f", "CREATE", "Pod", "allowed", Duration.ofMillis(5));
+        metrics.review("f", "CREATE", "Pod", "allowed", Duration.ofMillis(7));
+        metrics.review("f", "UPDATE", "Pod", "allowed", Duration.ofMillis(9));
+        metrics.review("f", "CREATE", "Pod", "denied", Duration.ofMillis(1));
+
+        Counter created = registry.get("tollgate.reviews")
+                .tags("function", "f", "operation", "CREATE", "kind", "Pod", "verdict", "allowed").counter();
+        assertEquals(2.0, created.count());
+        assertEquals("Admission reviews answered, by function, operation, kind and verdict",
+                created.getId().getDescription());
+        assertEquals(1.0, registry.get("tollgate.reviews").tags("operation", "UPDATE").counter().count());
+        assertEquals(3, registry.get("tollgate.reviews").counters().size());
+
+        Timer allowed = registry.get("tollgate.review.duration").tags("function", "f", "verdict", "allowed").timer();
+        assertEquals(3, allowed.count());
+        assertEquals(Duration.ofMillis(21).toNanos(), (long) allowed.totalTime(TimeUnit.NANOSECONDS));
+        assertEquals("Time from a review's arrival to its answer", allowed.getId().getDescription());
+        assertEquals(2, registry.get("tollgate.review.duration").timers().size());
+    }
+
+    @Test
+    void kindsPastTheCapAreCountedAsOther() {
+        for (int i = 0; i < ReviewMetrics.MAX_KINDS; i++) {
+            metrics.review("f", "CREATE", "Kind" + i, "allowed", Duration.ofMillis(1));
+        }
+        metrics.review("f", "CREATE", "OneTooMany", "allowed", Duration.ofMillis(1));
+        metrics.review("f", "CREATE", "AnotherOne", "allowed", Duration.ofMillis(1));
+        metrics.review("f", "CREATE", "Kind0", "allowed", Duration.ofMillis(1));
+
+        assertNull(registry.find("tollgate.reviews").tag("kind", "OneTooMany").counter());
+        assertEquals(2.0, registry.get("tollgate.reviews").tag("kind", ReviewMetrics.OTHER).counter().count());
+        assertEquals(2.0, registry.get("tollgate.reviews").tag("kind", "Kind0").counter().count());
+        assertEquals(ReviewMetrics.MAX_KINDS + 1, registry.get("tollgate.reviews").counters().size());
+    }
+}
