@@ -34,11 +34,12 @@ public final class JsonPatches {
      */
     public static ArrayNode diff(JsonNode original, JsonNode edited) {
         ArrayNode patch = JsonNodeFactory.instance.arrayNode();
-        diff(patch, new StringBuilder(), original, edited);
+        diff(patch, new ArrayList<>(), original, edited);
         return patch;
     }
 
-    private static void diff(ArrayNode patch, StringBuilder path, JsonNode original, JsonNode edited) {
+    /** @param path the unescaped segments down to these nodes; made a pointer only for an operation (most match) */
+    private static void diff(ArrayNode patch, List<String> path, JsonNode original, JsonNode edited) {
         if (original == edited) {
             return;
         }
@@ -47,32 +48,39 @@ public final class JsonPatches {
         } else if (original.isArray() && edited.isArray()) {
             diffArrays(patch, path, (ArrayNode) original, (ArrayNode) edited);
         } else if (!original.equals(edited)) {
-            patch.addObject().put("op", "replace").put("path", path.toString()).set("value", edited);
+            patch.addObject().put("op", "replace").put("path", pointer(path)).set("value", edited);
         }
     }
 
     /** As zjsonpatch: removals and changes in the original's key order, then additions in the edited one's. */
-    private static void diffObjects(ArrayNode patch, StringBuilder path, ObjectNode original, ObjectNode edited) {
-        int length = path.length();
+    private static void diffObjects(ArrayNode patch, List<String> path, ObjectNode original, ObjectNode edited) {
         for (var fields = original.fields(); fields.hasNext(); ) {
             var field = fields.next();
-            path.append('/').append(escapeKey(field.getKey()));
+            path.add(field.getKey());
             JsonNode now = edited.get(field.getKey());
             if (now == null) {
-                patch.addObject().put("op", "remove").put("path", path.toString());
+                patch.addObject().put("op", "remove").put("path", pointer(path));
             } else {
                 diff(patch, path, field.getValue(), now);
             }
-            path.setLength(length);
+            path.remove(path.size() - 1);
         }
         for (var fields = edited.fields(); fields.hasNext(); ) {
             var field = fields.next();
             if (!original.has(field.getKey())) {
-                path.append('/').append(escapeKey(field.getKey()));
-                patch.addObject().put("op", "add").put("path", path.toString()).set("value", field.getValue());
-                path.setLength(length);
+                path.add(field.getKey());
+                patch.addObject().put("op", "add").put("path", pointer(path)).set("value", field.getValue());
+                path.remove(path.size() - 1);
             }
         }
+    }
+
+    private static String pointer(List<String> path) {
+        StringBuilder pointer = new StringBuilder();
+        for (String segment : path) {
+            pointer.append('/').append(escapeKey(segment));
+        }
+        return pointer.toString();
     }
 
     /**
@@ -81,7 +89,7 @@ public final class JsonPatches {
      * diffs the changed ones pairwise at their index, as done here. Anything else (an insertion, a removal, a move)
      * goes to zjsonpatch.
      */
-    private static void diffArrays(ArrayNode patch, StringBuilder path, ArrayNode original, ArrayNode edited) {
+    private static void diffArrays(ArrayNode patch, List<String> path, ArrayNode original, ArrayNode edited) {
         int size = original.size();
         if (size == edited.size()) {
             int first = 0;
@@ -100,17 +108,17 @@ public final class JsonPatches {
                 changed[i - first] = !original.get(i).equals(edited.get(i));
             }
             if (editedInPlace(original, edited, first, last, changed)) {
-                int length = path.length();
                 for (int i = first; i <= last; i++) {
                     if (changed[i - first]) {
-                        diff(patch, path.append('/').append(i), original.get(i), edited.get(i));
-                        path.setLength(length);
+                        path.add(Integer.toString(i));
+                        diff(patch, path, original.get(i), edited.get(i));
+                        path.remove(path.size() - 1);
                     }
                 }
                 return;
             }
         }
-        String prefix = path.toString();
+        String prefix = pointer(path);
         for (JsonNode op : JsonDiff.asJson(original, edited, FLAGS)) {
             patch.add(((ObjectNode) op).put("path", prefix + op.get("path").asText()));
         }
