@@ -92,24 +92,18 @@ public final class JsonPatches {
     private static void diffArrays(ArrayNode patch, List<String> path, ArrayNode original, ArrayNode edited) {
         int size = original.size();
         if (size == edited.size()) {
-            int first = 0;
-            while (first < size && original.get(first).equals(edited.get(first))) {
-                first++;
+            boolean[] changed = new boolean[size];
+            boolean any = false;
+            for (int i = 0; i < size; i++) {
+                changed[i] = !original.get(i).equals(edited.get(i));
+                any |= changed[i];
             }
-            if (first == size) {
+            if (!any) {
                 return;
             }
-            int last = size - 1;
-            while (original.get(last).equals(edited.get(last))) {
-                last--;
-            }
-            boolean[] changed = new boolean[last - first + 1];
-            for (int i = first; i <= last; i++) {
-                changed[i - first] = !original.get(i).equals(edited.get(i));
-            }
-            if (editedInPlace(original, edited, first, last, changed)) {
-                for (int i = first; i <= last; i++) {
-                    if (changed[i - first]) {
+            if (editedInPlace(original, edited, changed)) {
+                for (int i = 0; i < size; i++) {
+                    if (changed[i]) {
                         path.add(Integer.toString(i));
                         diff(patch, path, original.get(i), edited.get(i));
                         path.remove(path.size() - 1);
@@ -124,14 +118,13 @@ public final class JsonPatches {
         }
     }
 
-    /** Whether no changed element (in [first, last]) of either array equals any element of the other. */
-    private static boolean editedInPlace(ArrayNode original, ArrayNode edited, int first, int last,
-            boolean[] changed) {
-        for (int i = first; i <= last; i++) {
-            if (!changed[i - first]) {
+    /** Whether no changed element of either (equal-length) array equals any element of the other. */
+    private static boolean editedInPlace(ArrayNode original, ArrayNode edited, boolean[] changed) {
+        for (int i = 0; i < changed.length; i++) {
+            if (!changed[i]) {
                 continue;
             }
-            for (int j = 0; j < original.size(); j++) {
+            for (int j = 0; j < changed.length; j++) {
                 if (original.get(i).equals(edited.get(j)) || edited.get(i).equals(original.get(j))) {
                     return false;
                 }
