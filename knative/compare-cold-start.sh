@@ -17,6 +17,10 @@
 #                   every variant first; the AOT jar is built last and stays in the function's target)
 #   NATIVE=path     the native executable to measure (default: the one in functions/<f>/target)
 #   VARIANTS="baseline jvm jvm-aot native"   a subset, in this order
+#   POLICY_PATH=/p  post the review to this policy path instead of the first in functions/<f>/webhook.yaml
+#   PER_SECOND=1    the 10 s of traffic as ten back-to-back `wrk -d1s` runs, to show the warm-up: each variant also
+#                   gets its median requests in each second (the sum is its 10 s figure; reconnecting each second
+#                   costs a few milliseconds, so sums run slightly below a single 10 s run)
 set -euo pipefail
 
 function=${1:-require-labels}
@@ -32,8 +36,10 @@ review="$root/knative/cold-start/pod-review.v1.json"
 work="$root/target/cold-start/$function"
 # The AOT cache holds the application's absolute paths: it is used where it was trained (in an image: /deployments).
 aot="$root/functions/$function/target/quarkus-app"
-path=$(sed -n 's/^path: *//p' "$root/functions/$function/webhook.yaml" | head -n 1)
-[ -n "$path" ] || { echo "no path in functions/$function/webhook.yaml" >&2; exit 2; }
+# The policy path the review is posted to: the first in the function's webhook.yaml, or POLICY_PATH (all-in-one,
+# which serves every function and has no webhook.yaml of its own, e.g. POLICY_PATH=/always-pull-images).
+path=${POLICY_PATH:-$(sed -n 's/^path: *//p' "$root/functions/$function/webhook.yaml" 2>/dev/null | head -n 1)}
+[ -n "$path" ] || { echo "no path in functions/$function/webhook.yaml: set POLICY_PATH" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk is not on the PATH" >&2; exit 2; }
 config=()
 case "$function" in
@@ -106,7 +112,22 @@ for variant in $variants; do
   if [ "$variant" = native ] && [ -z "$native" ]; then echo "native: no executable in functions/$function/target"; continue; fi
   selected+=("$variant")
 done
-declare -A starts rsss counts
+declare -A starts rsss counts seconds
+# Sets total: the requests answered in 10 s of traffic on a started variant, from one wrk run, or from ten of one
+# second (PER_SECOND=1, which also appends each second's count to seconds[variant,second]).
+traffic() {
+  local variant=$1 n s
+  if [ "${PER_SECOND:-0}" != 1 ]; then
+    total=$(wrk -t1 -c16 -d10s -s "$lua" "$(url "$variant")" | awk '/requests in/ {print $1}')
+    return
+  fi
+  total=0
+  for s in $(seq 1 10); do
+    n=$(wrk -t1 -c16 -d1s -s "$lua" "$(url "$variant")" | awk '/requests in/ {print $1}')
+    seconds[$variant,$s]+="$n "
+    total=$((total + n))
+  done
+}
 for _ in $(seq 1 "$runs"); do
   for variant in "${selected[@]}"; do
     start_one "$variant"; starts[$variant]+="$ms "; rsss[$variant]+="$rss_mib "; stop_one
@@ -115,7 +136,8 @@ done
 for _ in $(seq 1 "$runs"); do
   for variant in "${selected[@]}"; do
     start_one "$variant"
-    counts[$variant]+="$(wrk -t1 -c16 -d10s -s "$lua" "$(url "$variant")" | awk '/requests in/ {print $1}') "
+    traffic "$variant"
+    counts[$variant]+="$total "
     stop_one
   done
 done
@@ -125,5 +147,9 @@ for variant in "${selected[@]}"; do
     "${sorted[$((runs - 1))]}" "$(median ${rsss[$variant]})" "$(median ${counts[$variant]})"
   echo "  $(launch "$variant")" | sed "s#$root/##g"
   echo "  each run's first 10 s: ${counts[$variant]}"
+  if [ "${PER_SECOND:-0}" = 1 ]; then
+    curve=""; for s in $(seq 1 10); do curve+="$(median ${seconds[$variant,$s]}) "; done
+    echo "  median requests in each second: $curve"
+  fi
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
