@@ -19,8 +19,8 @@
 #   VARIANTS="baseline jvm jvm-aot native"   a subset, in this order
 #   POLICY_PATH=/p  post the review to this policy path instead of the first in functions/<f>/webhook.yaml
 #   PER_SECOND=1    the 10 s of traffic as ten back-to-back `wrk -d1s` runs, to show the warm-up: each variant also
-#                   gets its median requests in each second (the sum is its 10 s figure; reconnecting each second
-#                   costs a few milliseconds, so sums run slightly below a single 10 s run)
+#                   gets its median requests in each second (the sum is its 10 s figure; the clients reconnect every
+#                   second, which changes the traffic: compare the shapes, and the goals with the default)
 set -euo pipefail
 
 function=${1:-require-labels}
