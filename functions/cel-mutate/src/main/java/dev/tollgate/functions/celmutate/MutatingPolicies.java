@@ -179,7 +179,8 @@ public final class MutatingPolicies {
     }
 
     private Verdict dispatch(AdmissionRequest request, ObjectNode object) {
-        ObjectNode[] current = { object.deepCopy() };
+        // No copy: apply() leaves the object it is given as it was and returns a new one.
+        ObjectNode[] current = { object };
         String[] denial = { null };
         dispatcher.dispatch(request, new PolicyDispatcher.Handler<>() {
             @Override
@@ -213,8 +214,10 @@ public final class MutatingPolicies {
         if (denial[0] != null) {
             return Verdict.deny(422, "Invalid", denial[0]);
         }
-        object.removeAll();
-        object.setAll(current[0]);
+        if (current[0] != object) {
+            object.removeAll();
+            object.setAll(current[0]);
+        }
         return Verdict.allow();
     }
 
@@ -241,7 +244,8 @@ public final class MutatingPolicies {
         if (!match.matches()) {
             return null;
         }
-        ObjectNode working = object.deepCopy();
+        // No copy: each applyOne returns a new object, so a failing mutation leaves nothing half-applied.
+        ObjectNode working = object;
         List<Mutation> mutations = policy.definition.mutations();
         for (int i = 0; i < mutations.size(); i++) {
             Compiled c = policy.mutations.get(i);
@@ -263,6 +267,12 @@ public final class MutatingPolicies {
         return working;
     }
 
+    /**
+     * One mutation's result applied to {@code object}.
+     *
+     * @return a new object sharing no nodes with {@code object}, which is left as it was (callers rely on this instead
+     *         of copying)
+     */
     static ObjectNode applyOne(PatchType type, JsonNode result, ObjectNode object, String at) throws MutationFailed {
         if (type == PatchType.JSONPatch) {
             if (!result.isArray()) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionVersion;
@@ -173,6 +174,47 @@ class CelMutateTest {
                     expression: '[JSONPatch{op: "test", path: "/metadata/name", value: "other"}]'
                 """);
         AdmissionTester.of(of(yaml)).create(pod()).assertAllowed().assertNoPatch();
+    }
+
+    @Test
+    void applyOneLeavesItsInputAsItWas() throws Exception {
+        // The dispatcher hands each mutation the previous result without copying it; this is what makes that safe.
+        ObjectNode before = pod();
+        ObjectNode object = before.deepCopy();
+        ObjectNode patched = MutatingPolicies.applyOne(MutatingPolicyDefinition.PatchType.JSONPatch,
+                new ObjectMapper().readTree("[{\"op\": \"replace\", \"path\": \"/spec/containers/0/image\", \"value\": \"x\"}]"),
+                object, "m");
+        ObjectNode merged = MutatingPolicies.applyOne(MutatingPolicyDefinition.PatchType.ApplyConfiguration,
+                new ObjectMapper().readTree("{\"metadata\": {\"labels\": {\"app\": \"other\"}}}"), object, "m");
+        assertEquals(before, object);
+        assertEquals("x", patched.path("spec").path("containers").path(0).path("image").asText());
+        assertEquals("other", merged.path("metadata").path("labels").path("app").asText());
+        patched.with("metadata").put("name", "changed");
+        merged.with("metadata").put("name", "changed");
+        assertEquals(before, object); // and shares no nodes with them
+    }
+
+    @Test
+    void anIgnoredFailureKeepsWhatEarlierBindingsDid() {
+        String yaml = podPolicy("""
+                mutations:
+                - patchType: JSONPatch
+                  jsonPatch:
+                    expression: '[JSONPatch{op: "add", path: "/metadata/labels/first", value: "x"}]'
+                """) + "---\n" + podPolicy("""
+                failurePolicy: Ignore
+                mutations:
+                - patchType: JSONPatch
+                  jsonPatch:
+                    expression: '[JSONPatch{op: "add", path: "/metadata/labels/second", value: "y"}]'
+                - patchType: JSONPatch
+                  jsonPatch:
+                    expression: '[JSONPatch{op: "test", path: "/metadata/name", value: "other"}]'
+                """).replace("p.example.com", "q.example.com").replace("b.example.com", "c.example.com");
+        ObjectNode labels = (ObjectNode) AdmissionTester.of(of(yaml)).create(pod()).assertAllowed().patchedObject()
+                .path("metadata").path("labels");
+        assertEquals("x", labels.path("first").asText());
+        assertTrue(labels.path("second").isMissingNode(), labels.toString());
     }
 
     @Test
