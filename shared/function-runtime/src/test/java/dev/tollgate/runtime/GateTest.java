@@ -10,17 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.tollgate.testing.CapturedLog;
 import io.quarkus.funqy.runtime.FunctionInvoker;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,34 +35,6 @@ class GateTest {
 
     @TestHTTPResource("/")
     URL root;
-
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-
-    @BeforeEach
-    void capture() {
-        Logger.getLogger("").addHandler(capture);
-        Logger.getLogger(DecisionLog.CATEGORY).addHandler(capture);
-    }
-
-    @AfterEach
-    void stopCapture() {
-        Logger.getLogger("").removeHandler(capture);
-        Logger.getLogger(DecisionLog.CATEGORY).removeHandler(capture);
-    }
 
     @Test
     void theProbeIsAFunqyFunctionTakingTheDecodedReview() {
@@ -117,16 +85,19 @@ class GateTest {
 
     @Test
     void clientThatGoesAwayMidBodyIsNeitherAnsweredNorLoggedAsAnError() throws Exception {
-        try (RawHttp http = new RawHttp(root)) {
-            http.send(RawHttp.post("/probe", "Content-Length: 5000\r\n", "{\"apiVersion\":"));
-            Thread.sleep(200);
+        try (CapturedLog log = CapturedLog.of("", DecisionLog.CATEGORY)) {
+            try (RawHttp http = new RawHttp(root)) {
+                http.send(RawHttp.post("/probe", "Content-Length: 5000\r\n", "{\"apiVersion\":"));
+                Thread.sleep(200);
+            }
+            Thread.sleep(500);
+            given().contentType("application/json").body(Probe.body()).post("/probe").then().statusCode(200);
+            List<LogRecord> records = log.records();
+            assertTrue(records.stream().noneMatch(r -> r.getLevel().intValue() >= Level.SEVERE.intValue()),
+                    () -> "no ERROR for a client that went away: " + log.lines());
+            assertEquals(1, records.stream().filter(r -> DecisionLog.CATEGORY.equals(r.getLoggerName())).count(),
+                    "only the answered review is in the decision log");
         }
-        Thread.sleep(500);
-        given().contentType("application/json").body(Probe.body()).post("/probe").then().statusCode(200);
-        assertTrue(records.stream().noneMatch(r -> r.getLevel().intValue() >= Level.SEVERE.intValue()),
-                () -> "no ERROR for a client that went away: " + records.stream().map(LogRecord::getMessage).toList());
-        assertEquals(1, records.stream().filter(r -> DecisionLog.CATEGORY.equals(r.getLoggerName())).count(),
-                "only the answered review is in the decision log");
     }
 
     /** h2c with prior knowledge, as an HTTP/2 client that knows the server speaks it. */

@@ -7,17 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-
-import org.jboss.logmanager.ExtLogRecord;
 
 import org.junit.jupiter.api.Test;
 
+import dev.tollgate.testing.CapturedLog;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
@@ -99,27 +93,9 @@ class TokenAuthTest {
     void noTokenAppearsInAnyLogLineOrMetric() {
         // The API server leaks a path token in its own error messages; Tollgate must not add to that: no log line
         // (decision log included) and no metric may carry a token, valid or not (issue 14, secrets in URLs).
-        List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                lines.add(record instanceof ExtLogRecord e ? e.getFormattedMessage() : String.valueOf(record.getMessage()));
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger root = Logger.getLogger("");
-        Logger decisions = Logger.getLogger("tollgate.decision");
-        root.addHandler(capture);
-        decisions.addHandler(capture);
         String wrong = AuthProfiles.PATH_TOKEN + "-wrong";
-        try {
+        List<String> seen;
+        try (CapturedLog log = CapturedLog.of("", DecisionLog.CATEGORY)) {
             post("/" + AuthProfiles.PATH_TOKEN + "/probe", AuthProfiles.BEARER_OLD).then().statusCode(200);
             post("/" + AuthProfiles.PATH_TOKEN + "/no-such-policy", AuthProfiles.BEARER_OLD).then().statusCode(404);
             given().contentType("application/json").header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)
@@ -128,11 +104,8 @@ class TokenAuthTest {
             String metrics = Probe.metrics();
             assertFalse(metrics.contains(AuthProfiles.PATH_TOKEN), "a metric carries the token");
             assertFalse(metrics.contains(AuthProfiles.BEARER_OLD), "a metric carries the bearer token");
-        } finally {
-            root.removeHandler(capture);
-            decisions.removeHandler(capture);
+            seen = log.records().stream().map(CapturedLog::message).toList();
         }
-        List<String> seen = List.copyOf(lines);
         assertTrue(seen.stream().anyMatch(l -> l.contains("\"function\":\"probe\"")),
                 "the decision log was captured: " + seen);
         for (String line : seen) {
