@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and pushes one function's image with the one Maven command of the README ("Container images"), offline:
+# Builds and pushes one function's image with the one Maven command of knative/README.md ("Container images"), offline:
 # no Docker daemon, no internet. A throw-away registry (Debian's docker-registry package: apt-get install
 # docker-registry) listens on 127.0.0.1, and the base image is Jib's empty `scratch`, so nothing is pulled; the
 # script then reads the pushed manifest back from the registry and checks its layers and entrypoint.

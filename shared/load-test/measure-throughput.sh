@@ -32,8 +32,10 @@ cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $app"
 for i in $(seq 1 "$runs"); do
-  java -Xmx256m -XX:+ExitOnOutOfMemoryError -Dtollgate.auth.required=false -Dquarkus.http.port="$port" \
-      -Dquarkus.management.port="${MANAGEMENT_PORT:-19090}" \
+  # No caller check, so loopback only (the function and its management interface).
+  java -Xmx256m -XX:+ExitOnOutOfMemoryError -Dtollgate.auth.required=false \
+      -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
+      -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="${MANAGEMENT_PORT:-19090}" \
       -jar "$app/quarkus-run.jar" >"$log" 2>&1 &
   pid=$!
   until [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \

@@ -47,7 +47,7 @@ variable "kubernetes_version" {
 }
 
 variable "timing" {
-  description = "Timing budget in seconds; a Lambda cold start includes the init phase. Measured process start to the first answered review (README, Cold start), on an idle 2-CPU machine: native 42-88 ms, JVM AOT jar 0.62-1.04 s, JVM fast-jar 1.6-3.3 s (several times that on a loaded machine); Lambda's own environment start comes on top."
+  description = "Timing budget in seconds; a Lambda cold start includes the init phase. Measured process start to the first answered review (knative/cold-start/README.md), on an idle 2-CPU machine: native 42-80 ms, JVM AOT jar 0.62-0.95 s, JVM fast-jar 1.6-3.0 s (several times that on a loaded machine); Lambda's own environment start comes on top."
   type = object({
     cold_start_seconds = optional(number, 3)
     evaluation_seconds = optional(number, 1)
