@@ -1,7 +1,12 @@
 package dev.tollgate.runtime;
 
+import java.io.IOException;
+import java.io.InputStream;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+
+import com.fasterxml.jackson.core.JsonParser;
 
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionHandler;
@@ -9,6 +14,7 @@ import dev.tollgate.admission.AdmissionLimits;
 import dev.tollgate.admission.ReviewDecodeException;
 import dev.tollgate.admission.conversion.ConversionCodec;
 import dev.tollgate.admission.conversion.ConversionHandler;
+import io.vertx.core.buffer.Buffer;
 
 /**
  * The codecs of this function, both under the configured limits ({@code tollgate.admission.*}): the admission
@@ -54,6 +60,24 @@ public class ReviewCodecs {
     }
 
     /**
+     * Why Funqy could not bind {@code body}, or null when it can: Jackson binds a body only from its first token,
+     * so an empty body, whitespace only or something that is no JSON value at its start is refused here, with the
+     * codec's message, instead of failing inside Funqy. Reads one token, from the buffer in place.
+     */
+    ReviewDecodeException unbindable(Buffer body, String expected) {
+        if (body != null && body.length() > 0) {
+            try (JsonParser parser = admission.codec().mapper().createParser(new BufferInput(body))) {
+                if (parser.nextToken() != null) {
+                    return null;
+                }
+            } catch (IOException e) {
+                // not JSON at the first token: the codec says why, below
+            }
+        }
+        return problem(body == null ? new byte[0] : body.getBytes(), expected);
+    }
+
+    /**
      * What the codec says of a body that could not be bound (empty, not JSON): the same message it gives when it
      * decodes such a body itself.
      */
@@ -63,6 +87,32 @@ public class ReviewCodecs {
             return new ReviewDecodeException("body is not a JSON object: expected " + expected);
         } catch (ReviewDecodeException e) {
             return e;
+        }
+    }
+
+    /** A Vert.x buffer as a stream, read in place. */
+    private static final class BufferInput extends InputStream {
+        private final Buffer buffer;
+        private int position;
+
+        BufferInput(Buffer buffer) {
+            this.buffer = buffer;
+        }
+
+        @Override
+        public int read() {
+            return position < buffer.length() ? buffer.getByte(position++) & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int length) {
+            int n = Math.min(length, buffer.length() - position);
+            if (n <= 0) {
+                return length == 0 ? 0 : -1;
+            }
+            buffer.getBytes(position, position + n, into, offset);
+            position += n;
+            return n;
         }
     }
 }

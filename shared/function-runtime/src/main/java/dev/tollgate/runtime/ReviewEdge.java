@@ -25,6 +25,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.StreamResetException;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
 
 /**
  * Where a request meets the function, before its body is read: caller check (401), policy path (404), method (405),
@@ -43,6 +44,12 @@ public class ReviewEdge {
      * as {@code Integer.MIN_VALUE + 1}, and a lower order runs first.
      */
     static final int EDGE_ORDER = Integer.MIN_VALUE;
+
+    /**
+     * Right after the body handler ({@code Integer.MIN_VALUE + 1} in the same table), before every route without an
+     * order (Funqy's: Vert.x Web numbers those from 0 as they are added).
+     */
+    static final int BODY_ORDER = Integer.MIN_VALUE + 2;
 
     private static final Logger LOG = Logger.getLogger(ReviewEdge.class);
     private static final String CALL = ReviewInput.CALL;
@@ -97,6 +104,12 @@ public class ReviewEdge {
         // Everything outside the non-application root (health, metrics) is a function path or an unknown one.
         String outside = "^(?!" + Pattern.quote(nonApplicationRoot) + "(?:/|$)).*";
         router.routeWithRegex(outside).order(EDGE_ORDER).handler(this::admit).failureHandler(this::failed);
+        // An admitted review comes back rerouted to the review function: once its body is read (by the
+        // application's body handler, or this route's own, which passes a body already read on: Vert.x Web
+        // BodyHandler, 413 beyond the byte limit), the edge refuses what Funqy could not bind before Funqy sees it.
+        BodyHandler body = BodyHandler.create(false).setBodyLimit(codecs.limits().maxBodyBytes());
+        router.route("/" + ReviewFunction.NAME).order(BODY_ORDER).handler(body).handler(this::bodyRead)
+                .failureHandler(this::failed);
         String token = callers.usesPathToken() ? "/<path token>" : "";
         for (AdmissionPolicy policy : policies.all()) {
             LOG.infof("serving function %s at %s/%s", policy.name(), token, policy.name());
@@ -119,7 +132,7 @@ public class ReviewEdge {
                     ctx.response().setStatusCode(answer.status());
                 }
             });
-            ctx.next();
+            ctx.next(); // on to the body handlers, then bodyRead
             return;
         }
         CallerGate.Admission admission = callers.admit(ctx, ctx.normalizedPath());
@@ -191,6 +204,24 @@ public class ReviewEdge {
         ContextLocals.put(CALL, call);
         armTimer(ctx, call, timer);
         ctx.reroute("/" + ReviewFunction.NAME);
+    }
+
+    /**
+     * On the event loop, once the body is read: a body Jackson cannot bind (empty, whitespace only, no JSON value at
+     * its start) is the client's fault and answered here with the codec's 400, so Funqy never fails on it (it would
+     * log the client's mistake as an error); everything else goes on to the review function.
+     */
+    private void bodyRead(RoutingContext ctx) {
+        Call call = ctx.get(CALL);
+        if (call.answered()) {
+            return; // the deadline or the body-read timeout answered while the body was arriving
+        }
+        ReviewDecodeException problem = codecs.unbindable(ctx.body().buffer(), call.policy.expectedBody());
+        if (problem == null) {
+            ctx.next();
+            return;
+        }
+        answer(ctx, call, codecs.refusal(problem.status(), problem.getMessage()), false, false);
     }
 
     /**

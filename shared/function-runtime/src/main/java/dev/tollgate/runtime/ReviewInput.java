@@ -15,8 +15,9 @@ import io.vertx.core.Vertx;
 /**
  * The input of the review function: the request body decoded by the codec of the policy its path resolves to (or
  * the reason it could not be), bound by Funqy HTTP with Jackson, the documented way: {@link JsonDeserialize} names
- * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's, so {@link ReviewJsonLimits} applies to its
- * parser) calls with the body's parser. Funqy binds on the event loop; the review is never parsed twice.
+ * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's, set up by {@link ReviewJsonLimits}) calls
+ * with the body's parser; the codec reads that parser within the configured limits. Funqy binds on the event loop;
+ * the review is never parsed twice.
  */
 @JsonDeserialize(using = ReviewInput.Reader.class)
 public final class ReviewInput {

@@ -3,19 +3,28 @@ package dev.tollgate.runtime;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.logging.Level;
 
 import org.junit.jupiter.api.Test;
 
+import dev.tollgate.testing.CapturedLog;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * What the request path relies on Funqy HTTP and Quarkus to do, each stated once, so that an upgrade that stops doing
  * it fails here by name rather than somewhere downstream:
  * <ul>
- * <li>Funqy binds the body with a copy of the application's ObjectMapper, so the codec's parser limits and
- * duplicate-key detection, given to that mapper by an ObjectMapperCustomizer ({@link ReviewJsonLimits}), apply to
- * every review it binds; and it binds with the Jackson 2 deserializer named by {@code @JsonDeserialize} on the
- * input type ({@link ReviewInput.Reader}: a Funqy on Jackson 3 would ignore it and answer its own 400);</li>
+ * <li>Funqy binds the body with a copy of the application's ObjectMapper, so duplicate-key detection, given to
+ * that mapper by an ObjectMapperCustomizer ({@link ReviewJsonLimits}), applies to every review it binds; and it
+ * binds with the Jackson 2 deserializer named by {@code @JsonDeserialize} on the input type
+ * ({@link ReviewInput.Reader}: a Funqy on Jackson 3 would ignore it and answer its own 400), so the limits configured
+ * when the function runs, which the codec applies to the parser it is handed, hold for every review Funqy binds,
+ * whenever Funqy set up its mapper;</li>
+ * <li>Funqy starts binding only at a body's first JSON token: bodies without one never reach it;</li>
  * <li>Funqy serializes the function's output with the serializer named on its type, and the status set as the
  * headers are written is the one sent;</li>
  * <li>Funqy calls the function, and subscribes to its Uni, on a worker thread, not the event loop.</li>
@@ -42,11 +51,36 @@ class FunqyContractTest {
 
     @Test
     void theCodecsNestingLimitAppliesToTheParserFunqyBindsWith() {
-        // 101 levels: within Jackson's default (1000), beyond the codec's (100).
+        // 101 levels: within the ceiling of Funqy's mapper (1000), beyond the configured limit (100).
         String deep = Probe.body().replaceFirst("\\{", "{\"deep\":" + "[".repeat(101) + "]".repeat(101) + ",");
         post(deep).then().statusCode(400)
                 .body("kind", equalTo("Status"))
                 .body("message", containsString("nesting depth"));
+    }
+
+    @Test
+    void theConfiguredStringLimitAppliesToAReviewFunqyBinds() {
+        // One string a byte over tollgate.admission.max-string-length (3 MiB), far within Jackson's own (20 MB)
+        // and Funqy's mapper's ceiling: only the codec, reading Funqy's parser, refuses it.
+        String longString = Probe.body().replaceFirst("\\{", "{\"long\":\"" + "x".repeat(3 * 1024 * 1024 + 1) + "\",");
+        post(longString).then().statusCode(400)
+                .body("kind", equalTo("Status"))
+                .body("message", containsString("String value length (3145729) exceeds the maximum allowed (3145728"));
+    }
+
+    @Test
+    void bodiesWithoutAFirstJsonTokenAreRefusedBeforeFunqyWithoutAnError() {
+        try (CapturedLog log = CapturedLog.of("")) {
+            post("   \n").then().statusCode(400)
+                    .body("kind", equalTo("Status"))
+                    .body("message", equalTo("empty body: expected an AdmissionReview JSON object"));
+            post("hello").then().statusCode(400)
+                    .body("kind", equalTo("Status"))
+                    .body("message", startsWith("body is not valid JSON: Unrecognized token 'hello'"));
+            assertEquals(List.of(), log.records().stream()
+                    .filter(r -> r.getLevel().intValue() >= Level.SEVERE.intValue()).map(CapturedLog::message)
+                    .toList(), "a bad request is logged as no error");
+        }
     }
 
     @Test
