@@ -22,7 +22,7 @@ public class ReviewFunction {
     @Funq(NAME)
     public Uni<Answer> review(ReviewInput input) {
         if (input == null) {
-            // An empty body: Funqy calls the function without input. The edge's failure handler answers it.
+            // An empty body, which the edge refuses before Funqy; should one get here, the failure handler answers it.
             return Uni.createFrom().failure(new ReviewDecodeException("empty body"));
         }
         return runner.answer(input);
