@@ -46,6 +46,14 @@ public class ReviewEdge {
     static final int EDGE_ORDER = Integer.MIN_VALUE;
 
     /**
+     * The reroute to the review function: after every route Quarkus orders with the edge (in dev mode the live-reload
+     * check, which on a restart hands the request, path included, to the new application: it must see the policy's
+     * path), and before the body handler, which has the same order but is added after the Router event fires (Vert.x
+     * Web runs routes of equal order in the order they were added). Rerouting after the body is read fails on HTTP/2.
+     */
+    static final int DISPATCH_ORDER = Integer.MIN_VALUE + 1;
+
+    /**
      * Right after the body handler ({@code Integer.MIN_VALUE + 1} in the same table), before every route without an
      * order (Funqy's: Vert.x Web numbers those from 0 as they are added).
      */
@@ -104,11 +112,14 @@ public class ReviewEdge {
         // Everything outside the non-application root (health, metrics) is a function path or an unknown one.
         String outside = "^(?!" + Pattern.quote(nonApplicationRoot) + "(?:/|$)).*";
         router.routeWithRegex(outside).order(EDGE_ORDER).handler(this::admit).failureHandler(this::failed);
+        String review = "/" + ReviewFunction.NAME;
+        router.routeWithRegex("^(?!" + Pattern.quote(review) + "$)" + outside.substring(1)).order(DISPATCH_ORDER)
+                .handler(this::dispatch).failureHandler(this::failed);
         // An admitted review comes back rerouted to the review function: once its body is read (by the
         // application's body handler, or this route's own, which passes a body already read on: Vert.x Web
         // BodyHandler, 413 beyond the byte limit), the edge refuses what Funqy could not bind before Funqy sees it.
         BodyHandler body = BodyHandler.create(false).setBodyLimit(codecs.limits().maxBodyBytes());
-        router.route("/" + ReviewFunction.NAME).order(BODY_ORDER).handler(body).handler(this::bodyRead)
+        router.route(review).order(BODY_ORDER).handler(body).handler(this::bodyRead)
                 .failureHandler(this::failed);
         String token = callers.usesPathToken() ? "/<path token>" : "";
         for (AdmissionPolicy policy : policies.all()) {
@@ -203,7 +214,15 @@ public class ReviewEdge {
         });
         ContextLocals.put(CALL, call);
         armTimer(ctx, call, timer);
-        ctx.reroute("/" + ReviewFunction.NAME);
+        ctx.next();
+    }
+
+    /** On the event loop, after the edge's checks and before the body is read: on to the review function. */
+    private void dispatch(RoutingContext ctx) {
+        Call call = ctx.get(CALL);
+        if (call != null && !call.answered()) {
+            ctx.reroute("/" + ReviewFunction.NAME);
+        }
     }
 
     /**
@@ -240,8 +259,8 @@ public class ReviewEdge {
 
     /** On the event loop: the body has not been bound in time, or is still on its way (then armed again). */
     private void timerFired(RoutingContext ctx, Call call, long[] timer) {
-        if (call.answered() || call.isBound()) {
-            return;
+        if (call.answered() || call.isBound() || ctx.response().ended()) {
+            return; // ended without this call's answer: in dev mode, a live reload handed the request on
         }
         long elapsedMillis = call.elapsedMicros() / 1000;
         boolean bodyPending = !ctx.request().isEnded();
