@@ -54,7 +54,7 @@ import picocli.CommandLine.Option;
                     + "that cannot be read." },
         exitCodeOnInvalidInput = 2, exitCodeOnExecutionException = 2)
 @RegisterForReflection
-public class AuditCommand implements Callable<Integer> {
+public class AuditCommand implements Callable<Integer>, LocalBundle {
 
     private static final ServedResource NAMESPACES = new ServedResource("", "v1", "namespaces", "Namespace", false,
             List.of("list"));
@@ -153,6 +153,11 @@ public class AuditCommand implements Callable<Integer> {
         this.webhookClients = webhookClients;
         this.out = out;
         this.err = err;
+    }
+
+    @Override
+    public boolean needsLocalBundle() {
+        return !clusterWebhooks && configs.isEmpty() && urls.isEmpty();
     }
 
     @Override

@@ -39,7 +39,7 @@ import picocli.CommandLine.Parameters;
             "Exit status: 0 when every manifest is allowed, 1 when any is denied, 2 for bad input." },
         exitCodeOnInvalidInput = 2, exitCodeOnExecutionException = 2)
 @RegisterForReflection
-public class ReviewCommand implements Callable<Integer> {
+public class ReviewCommand implements Callable<Integer>, LocalBundle {
 
     @Parameters(arity = "1..*", paramLabel = "MANIFEST",
             description = "YAML or JSON files, or folders of them (each document one object; Lists are expanded)")
@@ -109,6 +109,11 @@ public class ReviewCommand implements Callable<Integer> {
     /** @param localBundleUrl the base URL of the bundle this process serves */
     public ReviewCommand(Supplier<String> localBundleUrl) {
         this.localBundleUrl = localBundleUrl;
+    }
+
+    @Override
+    public boolean needsLocalBundle() {
+        return configs.isEmpty() && urls.isEmpty();
     }
 
     @Override
