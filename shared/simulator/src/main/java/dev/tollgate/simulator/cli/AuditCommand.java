@@ -90,9 +90,13 @@ public class AuditCommand implements Callable<Integer>, LocalBundle {
             + "YAML or JSON, as for review; repeatable")
     List<Path> configs = new ArrayList<>();
 
-    @Option(names = "--url", paramLabel = "[FUNCTION=]URL", description = "render the bundled catalog against remote "
-            + "functions, as for review; repeatable")
+    @Option(names = "--url", paramLabel = "[FUNCTION=]URL", description = "render the bundled catalog (or the "
+            + "--webhook files) against remote functions, as for review; repeatable")
     List<String> urls = new ArrayList<>();
+
+    @Option(names = "--webhook", paramLabel = "FILE", description = "a function's webhook.yaml, bundled or not, "
+            + "rendered against --url instead of the bundled catalog, as for review; repeatable")
+    List<Path> webhooks = new ArrayList<>();
 
     @Option(names = "--ca-file", paramLabel = "PEM", description = "CA certificates to trust for HTTPS webhooks")
     Path caFile;
@@ -157,7 +161,7 @@ public class AuditCommand implements Callable<Integer>, LocalBundle {
 
     @Override
     public boolean needsLocalBundle() {
-        return !clusterWebhooks && configs.isEmpty() && urls.isEmpty();
+        return !clusterWebhooks && configs.isEmpty() && urls.isEmpty() && webhooks.isEmpty();
     }
 
     @Override
@@ -166,7 +170,8 @@ public class AuditCommand implements Callable<Integer>, LocalBundle {
             checkOptions();
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             Configurations configurations = clusterWebhooks ? null
-                    : ReviewCommand.configurations(configs, urls, caPem, excluded, localBundleUrl, "tollgate audit");
+                    : ReviewCommand.configurations(configs, webhooks, urls, caPem, excluded, localBundleUrl,
+                            "tollgate audit");
             try (Cluster cluster = connector.apply(this)) {
                 List<String> notes = new ArrayList<>();
                 if (configurations == null) {
@@ -239,9 +244,9 @@ public class AuditCommand implements Callable<Integer>, LocalBundle {
         if (concurrency < 1) {
             throw new InputException("--concurrency must be at least 1, got " + concurrency);
         }
-        if (clusterWebhooks && (!configs.isEmpty() || !urls.isEmpty())) {
+        if (clusterWebhooks && (!configs.isEmpty() || !urls.isEmpty() || !webhooks.isEmpty())) {
             throw new InputException("--cluster-webhooks takes the configurations from the cluster: leave out "
-                    + "--config and --url");
+                    + "--config, --url and --webhook");
         }
     }
 
