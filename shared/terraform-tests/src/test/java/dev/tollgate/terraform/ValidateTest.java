@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+
+import dev.tollgate.testing.Skip;
 
 /**
  * terraform validate for every module and example whose providers can be installed here. Where one cannot (the
@@ -30,9 +31,10 @@ class ValidateTest {
         assertFalse(dirs.isEmpty(), "no modules or examples under terraform/");
         return dirs.stream().map(dir -> DynamicTest.dynamicTest(name(dir), () -> {
             Set<String> missing = missingProviders(dir);
-            Assumptions.assumeTrue(missing.isEmpty(), () -> name(dir) + ": terraform validate not run, provider(s) "
-                    + missing + " cannot be installed here (not in the filesystem mirror " + Terraform.MIRROR
-                    + "); checked by terraform fmt, and examples by the validate without cluster.tf");
+            Skip.unless(missing.isEmpty(), "ValidateTest.modulesAndExamplesValidate[" + name(dir) + "]", () -> "terraform "
+                    + "validate not run, provider(s) " + missing + " cannot be installed here (not in the filesystem "
+                    + "mirror " + Terraform.MIRROR + "); checked by terraform fmt, and examples by the validate "
+                    + "without cluster.tf");
             initAndValidate(dir);
         }));
     }
@@ -45,7 +47,8 @@ class ValidateTest {
                     assertTrue(Files.isRegularFile(dir.resolve("cluster.tf")), dir + " keeps its cluster wiring in cluster.tf");
                     Path copy = withoutClusterPart(dir);
                     Set<String> missing = missingProviders(copy);
-                    Assumptions.assumeTrue(missing.isEmpty(), () -> "providers " + missing + " cannot be installed here");
+                    Skip.unless(missing.isEmpty(), "ValidateTest.examplesValidateWithoutTheClusterPart[" + name(dir)
+                            + "]", () -> "providers " + missing + " cannot be installed here");
                     initAndValidate(copy);
                 }));
     }

@@ -7,6 +7,7 @@ import java.util.Locale;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.QuarkusBindException;
 import io.quarkus.runtime.QuarkusApplication;
 import picocli.CommandLine;
 
@@ -24,8 +25,19 @@ final class Launch {
     private Launch() {
     }
 
-    /** Starts Quarkus, then the command; exits with the command's status, or 2 when Quarkus cannot start. */
+    /**
+     * Answers help and usage errors without starting anything ({@link Preflight}); otherwise starts Quarkus, listening
+     * (on a free port of 127.0.0.1) only when the command calls the in-process bundle, then runs the command; exits
+     * with the command's status, or 2 when Quarkus cannot start.
+     */
     static void run(Class<? extends QuarkusApplication> app, String... args) {
+        Preflight.Decision decision = Preflight.check(args, System.out, System.err);
+        if (decision.exitNow() != null) {
+            System.exit(decision.exitNow());
+        }
+        if (!decision.listen() && System.getProperty(HOST_ENABLED) == null) {
+            System.setProperty(HOST_ENABLED, "false");
+        }
         useInstalledPolicies();
         Quarkus.run(app, (status, failure) -> {
             if (failure != null) {
@@ -35,6 +47,9 @@ final class Launch {
             System.exit(status);
         }, args);
     }
+
+    /** Quarkus's switch for its HTTP server's TCP listener (VertxHttpConfig.hostEnabled). */
+    private static final String HOST_ENABLED = "quarkus.http.host-enabled";
 
     /**
      * The shipped policies are found from the installation (the folder of quarkus-run.jar is
@@ -65,11 +80,17 @@ final class Launch {
         return module != null && Files.isDirectory(module.resolve("policies")) ? module : null;
     }
 
-    /** The innermost cause's message: what went wrong, without the layers of wrapping and the stack. */
+    /**
+     * The innermost cause's message: what went wrong, without the layers of wrapping and the stack; a port that is
+     * taken is named (the innermost cause, Java's BindException, only says "Address already in use").
+     */
     static String oneLine(Throwable failure) {
         Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
+        while (root.getCause() != null && root.getCause() != root && !(root instanceof QuarkusBindException)) {
             root = root.getCause();
+        }
+        if (root instanceof QuarkusBindException bind) {
+            return "port " + bind.getPort() + " of " + bind.getHost() + " is in use";
         }
         String message = root.getMessage() == null ? root.toString() : root.getMessage();
         return message.strip().replaceAll("\\s*\\R\\s*", "; ");
