@@ -128,12 +128,12 @@ public final class KubeApiServer implements AutoCloseable {
         return run(command, 60);
     }
 
-    /** {@code kubectl apply -f -} of these manifests (YAML or JSON). */
+    /** {@code kubectl apply -f} of these YAML manifests (flow style too: a leading {@code ---} keeps kubectl from taking {@code {...}} for JSON). */
     public String apply(String manifests) {
         try {
             Path file = Files.createTempFile("tollgate-kas-", ".yaml");
             try {
-                Files.writeString(file, manifests);
+                Files.writeString(file, "---\n" + manifests);
                 return kubectl("apply", "-f", file.toString());
             } finally {
                 Files.deleteIfExists(file);
@@ -144,20 +144,41 @@ public final class KubeApiServer implements AutoCloseable {
     }
 
     /**
-     * A kubeconfig for this instance that acts as {@code user} (the admin's token with impersonation, kubeconfig
-     * field {@code as}): the API server authorizes each request as that user, so RBAC is checked as it would be for
-     * a ServiceAccount's own token (v1.20 runs no token controller that could issue one).
+     * A kubeconfig for this instance that authenticates as {@code user} with a client certificate signed by the
+     * instance's CA (openssl, which the kit installs): the API server authorizes each request as that user, so RBAC
+     * is checked as it would be for a ServiceAccount's own token (v1.20 runs no token controller that could issue
+     * one). Written to {@code dir} (key, certificate, kubeconfig).
      */
-    public Path kubeconfigAs(String user, Path file) {
+    public Path kubeconfigFor(String user, Path dir) {
+        Path pki = this.dir.resolve("instances").resolve(name).resolve("pki");
+        Path key = dir.resolve("user.key");
+        Path csr = dir.resolve("user.csr");
+        Path crt = dir.resolve("user.crt");
+        run(List.of("openssl", "req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", key.toString(), "-subj",
+                "/CN=" + user, "-out", csr.toString()), 60);
+        run(List.of("openssl", "x509", "-req", "-in", csr.toString(), "-CA", pki.resolve("ca.crt").toString(),
+                "-CAkey", pki.resolve("ca.key").toString(), "-CAcreateserial", "-CAserial",
+                dir.resolve("ca.srl").toString(), "-days", "1", "-out", crt.toString()), 60);
+        Path file = dir.resolve("kubeconfig");
         try {
-            String text = Files.readString(kubeconfig);
-            String token = text.lines().map(String::strip).filter(l -> l.startsWith("token:")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException(kubeconfig + ": no token"));
-            Files.writeString(file, text.replace(token, token + "\n    as: " + user));
-            return file;
+            Files.writeString(file, """
+                    apiVersion: v1
+                    kind: Config
+                    clusters:
+                    - name: %1$s
+                      cluster: {server: "%2$s", certificate-authority: "%3$s"}
+                    users:
+                    - name: user
+                      user: {client-certificate: "%4$s", client-key: "%5$s"}
+                    contexts:
+                    - name: %1$s
+                      context: {cluster: %1$s, user: user}
+                    current-context: %1$s
+                    """.formatted(name, url(), caFile(), crt, key));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return file;
     }
 
     @Override

@@ -125,7 +125,7 @@ class ClusterContextsKubeApiServerTest {
         assumeTrue(east != null);
         // A read-only identity without its RBAC yet: the API server's Forbidden, word for word.
         String reader = "system:serviceaccount:tollgate:namespace-reader";
-        Path asReader = east.kubeconfigAs(reader, dir.resolve("reader.kubeconfig"));
+        Path asReader = east.kubeconfigFor(reader, dir);
         Path badToken = dir.resolve("token");
         Files.writeString(badToken, "not-a-token");
         PolicyConfig<PolicySpec, BindingSpec> config = replicaLimit(Map.of(
