@@ -53,7 +53,12 @@ class ValidateTest {
                 }));
     }
 
-    /** The Knative example has no provider besides kubernetes: its terraform.tfvars.example must plan. */
+    /**
+     * The Knative example has no provider besides kubernetes: its terraform.tfvars.example must plan, with the path
+     * tokens it takes from the environment (one per cluster and function); without them the plan is refused, naming
+     * the clusters and functions; the Knative Services get the request timeout and deadline of the same budget as
+     * the webhooks, and the CEL functions the governed clusters' connections.
+     */
     @TestFactory
     Stream<DynamicTest> exampleTfvarsPlanWhereNoCloudAccountIsNeeded() {
         return Terraform.folders("examples").stream()
@@ -61,11 +66,30 @@ class ValidateTest {
                 .map(dir -> DynamicTest.dynamicTest(name(dir) + " plans with terraform.tfvars.example", () -> {
                     Path copy = withoutClusterPart(dir);
                     Terraform.runOk(copy, "init", "-backend=false", "-input=false", "-no-color");
+                    String tfvars = "-var-file=" + dir.resolve("terraform.tfvars.example");
+                    Terraform.Result refused = Terraform.run(copy, "plan", "-input=false", "-no-color",
+                            "-refresh=false", tfvars);
+                    String words = refused.flat();
+                    assertTrue(words.contains("require a path token (caller_credentials) that path_tokens does not "
+                            + "give them, so the cluster's every call would be refused: cluster east: "
+                            + "always-pull-images, require-labels; cluster west: always-pull-images, require-labels"),
+                            refused.output());
                     Terraform.Result plan = Terraform.runOk(copy, "plan", "-input=false", "-no-color", "-refresh=false",
-                            "-var-file=" + dir.resolve("terraform.tfvars.example"));
+                            tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS);
                     assertTrue(plan.output().contains("Changes to Outputs"), plan.output());
+                    // timeoutSeconds 10 declared, the example's budget (cold 4, evaluation 1, network 1): Knative 9 s,
+                    // deadline 5000 ms, in the Services Terraform renders (no kn command to run by hand).
+                    String flat = plan.flat();
+                    assertTrue(flat.contains("name = \"TOLLGATE_DEADLINE_TIMEOUT\" + value = \"5000ms\""), plan.output());
+                    assertTrue(flat.contains("timeoutSeconds = 9"), plan.output());
+                    assertFalse(plan.output().contains("kn service update"), plan.output());
                 }));
     }
+
+    /** What TF_VAR_path_tokens holds for the example's clusters and functions (throwaway values). */
+    static final String EXAMPLE_PATH_TOKENS = "{east={require-labels=\"east-rl-0123456789ab\",always-pull-images="
+            + "\"east-api-0123456789ab\"},west={require-labels=\"west-rl-0123456789ab\",always-pull-images="
+            + "\"west-api-0123456789ab\"}}";
 
     private static void initAndValidate(Path dir) {
         Terraform.runOk(dir, "init", "-backend=false", "-input=false", "-no-color");
@@ -89,9 +113,13 @@ class ValidateTest {
                     if (f.getFileName().toString().equals("cluster.tf")) {
                         continue;
                     }
+                    // Relative paths: a module that calls another by "../" must stay in the same package, which an
+                    // absolute source would make it.
+                    String tree = copy.relativize(Terraform.workTree()).toString().replace('\\', '/');
                     String text = Files.readString(f)
-                            .replace("\"../../modules/", "\"" + Terraform.workTree().resolve("modules") + "/")
+                            .replace("\"../../modules/", "\"" + tree + "/modules/")
                             .replace("${path.module}/../../catalog/", Terraform.workTree().resolve("catalog") + "/")
+                            .replace("${path.module}/../../knative", ProjectRoot.get().resolve("knative").toString())
                             .replace("${path.module}/../../..", Terraform.workTree().getParent().toString());
                     Files.writeString(copy.resolve(f.getFileName()), text);
                 }

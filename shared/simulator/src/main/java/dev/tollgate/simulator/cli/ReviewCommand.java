@@ -58,6 +58,15 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             + "and namespaceObject (others are assumed to carry only the kubernetes.io/metadata.name label)")
     List<Path> namespaces = new ArrayList<>();
 
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "take namespaces (namespaceSelector, "
+            + "namespaceObject) from this cluster, for the webhooks and the bundled CEL functions alike; --namespaces "
+            + "and Namespaces among the manifests come first")
+    Path kubeconfig;
+
+    @Option(names = "--context", paramLabel = "NAME", description = "the kubeconfig context for --kubeconfig "
+            + "(default: the current one)")
+    String context;
+
     @Option(names = "--default-namespace", defaultValue = "default", paramLabel = "NS",
             description = "namespace of namespaced objects that name none (default: ${DEFAULT-VALUE})")
     String defaultNamespace;
@@ -117,6 +126,16 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
         this.localBundleUrl = localBundleUrl;
     }
 
+    /** The namespaces of the --kubeconfig cluster (after those given in files: the first of a name counts). */
+    private List<InputManifest> clusterNamespaces() {
+        try (dev.tollgate.simulator.audit.Cluster cluster = dev.tollgate.simulator.audit.Cluster.connect(kubeconfig,
+                context)) {
+            return cluster.listAll(new dev.tollgate.simulator.audit.ServedResource("", "v1", "namespaces",
+                    "Namespace", false, List.of("list")), 500).stream().map(ns -> new InputManifest("cluster", ns))
+                    .toList();
+        }
+    }
+
     @Override
     public boolean needsLocalBundle() {
         return configs.isEmpty() && urls.isEmpty() && webhooks.isEmpty();
@@ -146,6 +165,11 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             List<InputManifest> knownNamespaces = new ArrayList<>(InputManifest.read(namespaces));
             inputs.stream().filter(m -> m.kind().equals("Namespace") && m.apiVersion().equals("v1"))
                     .forEach(knownNamespaces::add);
+            if (kubeconfig != null) {
+                knownNamespaces.addAll(clusterNamespaces());
+            } else if (context != null) {
+                throw new InputException("--context needs --kubeconfig");
+            }
             ReviewSettings settings = new ReviewSettings(operation, InputManifest.read(old), knownNamespaces, user,
                     groups.isEmpty() ? List.of("system:masters", "system:authenticated") : groups, dryRun,
                     defaultNamespace);
@@ -160,7 +184,7 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             }
             out.print(output.equals("json") ? Reports.json(reports) : Reports.text(reports, verbose));
             return reports.stream().allMatch(ManifestReport::allowed) ? 0 : 1;
-        } catch (InputException e) {
+        } catch (InputException | dev.tollgate.simulator.audit.ClusterException e) {
             System.err.println("tollgate review: " + SecretUrls.redactIn(e.getMessage()));
             return 2;
         }
