@@ -1,4 +1,6 @@
-# The external cluster: the only part that needs the hashicorp/kubernetes provider.
+# The functions' cluster, where the Knative Services run: applies the clusters Secret and the Services with the
+# hashicorp/kubernetes provider (the only part that needs it). The governed clusters get their manifests with kubectl
+# (cluster_manifests_yaml), one context each: a provider cannot be repeated per cluster with for_each.
 
 terraform {
   required_providers {
@@ -14,14 +16,21 @@ provider "kubernetes" {
   config_context = var.kube_context
 }
 
-module "cluster" {
-  source = "../../modules/cluster-registration"
+resource "kubernetes_manifest" "clusters_secret" {
+  manifest = module.registration.clusters_secret
 
-  manifests      = module.webhooks.manifests
-  manifest_kinds = module.webhooks.manifest_kinds
+  field_manager {
+    name = "tollgate-terraform"
+  }
 }
 
-output "applied" {
-  description = "Configurations applied to the external cluster."
-  value       = module.cluster.applied
+resource "kubernetes_manifest" "knative_service" {
+  for_each = local.knative_services
+
+  manifest = each.value
+
+  field_manager {
+    name            = "tollgate-terraform"
+    force_conflicts = true # the Services were first applied with kubectl (knative/<name>.yaml)
+  }
 }

@@ -1,48 +1,108 @@
-# Functions run as Knative Services (cluster A); their webhook configurations go to an external cluster (cluster B)
-# that calls them over HTTPS through the Knative external domain.
+# One set of functions, run as Knative Services in one cluster (the functions' cluster), governs any number of other
+# clusters, which call them over HTTPS through the Knative external domain, each with its own path tokens.
 
 locals {
-  catalog = jsondecode(file(coalesce(var.catalog_file, "${path.module}/../../catalog/catalog.json")))
+  catalog     = jsondecode(file(coalesce(var.catalog_file, "${path.module}/../../catalog/catalog.json")))
+  knative_dir = coalesce(var.knative_dir, "${path.module}/../../knative")
+  registered  = var.functions == null ? keys(local.catalog.functions) : var.functions
+
+  # The Knative Service serving each registered function: its own, else the bundle behind default_url.
+  service_of = { for f in local.registered : f => contains(keys(var.function_urls), f) ? f : var.default_service }
+  services   = toset(values(local.service_of))
+
+  # The committed manifests (knative/<service>.yaml), as the functions were deployed.
+  manifests = { for s in local.services : s => yamldecode(file("${local.knative_dir}/${s}.yaml")) }
+
+  # A function requires a path token when its Service reads path tokens (TOLLGATE_AUTH_PATH_TOKEN_FILES): the plan
+  # then refuses a cluster that has none for it, instead of a cluster whose every call is refused.
+  caller_credentials = {
+    for f, s in local.service_of : f => contains([for e in try(local.manifests[s].spec.template.spec.containers[0].env, []) : e.name], "TOLLGATE_AUTH_PATH_TOKEN_FILES") ? "path-token" : "api-server"
+  }
 }
 
-module "webhooks" {
-  source = "../../modules/webhook-configurations"
+module "registration" {
+  source = "../../modules/cluster-registration"
 
   catalog             = local.catalog
-  kubernetes_version  = var.kubernetes_version
+  clusters            = var.clusters
+  path_tokens         = var.path_tokens
+  reader_tokens       = var.reader_tokens
+  caller_credentials  = local.caller_credentials
   function_urls       = var.function_urls
   default_url         = var.default_url
   functions           = var.functions
   ca_bundle           = var.ca_bundle_file == null ? null : file(var.ca_bundle_file)
-  path_tokens         = var.path_tokens
   overrides           = var.overrides
   timing              = var.timing
   functions_namespace = var.functions_namespace
+  param_resources     = var.param_resources
 }
 
-output "timeouts" {
-  description = "Per function: webhook timeoutSeconds, the Knative request timeout and the function's deadline."
-  value       = module.webhooks.timeouts
-}
+locals {
+  clusters_dir = "/etc/tollgate/clusters"
 
-output "knative_updates" {
-  description = "Commands that give each Knative Service the request timeout and deadline the webhooks were built for."
-  value = {
-    for f, t in module.webhooks.timeouts : f => join(" ", [
-      "kn service update ${f} --namespace ${var.functions_namespace}",
-      "--timeout ${t.request_timeout_seconds}",
-      "--env TOLLGATE_DEADLINE_TIMEOUT=${t.environment.TOLLGATE_DEADLINE_TIMEOUT}",
-    ])
+  # Per Service, the shortest request timeout and deadline of the functions it serves (a bundle serves several).
+  service_timeouts = {
+    for s in local.services : s => {
+      request_timeout_seconds = min([for f, sv in local.service_of : module.registration.timeouts[f].request_timeout_seconds if sv == s]...)
+      internal_deadline_ms    = min([for f, sv in local.service_of : module.registration.timeouts[f].internal_deadline_ms if sv == s]...)
+    }
+  }
+
+  # The committed manifests with what Terraform decides: the request timeout and the deadline from the same budget
+  # as the webhooks' timeoutSeconds (no hand-run step), and, for the functions that read namespaces (the CEL ones:
+  # they run as a ServiceAccount of their own), the governed clusters' connections mounted where
+  # tollgate.clusters.dir points.
+  knative_services = {
+    for s, m in local.manifests : s => merge(m, { spec = merge(m.spec, { template = merge(m.spec.template, { spec = merge(m.spec.template.spec, {
+      timeoutSeconds = local.service_timeouts[s].request_timeout_seconds
+      containers = [for i, c in m.spec.template.spec.containers : i > 0 ? c : merge(c, {
+        env = concat(
+          [for e in try(c.env, []) : e if !contains(["TOLLGATE_DEADLINE_TIMEOUT", "TOLLGATE_CLUSTERS_DIR"], e.name)],
+          [{ name = "TOLLGATE_DEADLINE_TIMEOUT", value = "${local.service_timeouts[s].internal_deadline_ms}ms" }],
+          can(m.spec.template.spec.serviceAccountName) ? [{ name = "TOLLGATE_CLUSTERS_DIR", value = local.clusters_dir }] : [],
+        )
+        volumeMounts = concat(
+          [for v in try(c.volumeMounts, []) : v if v.name != "tollgate-clusters"],
+          can(m.spec.template.spec.serviceAccountName) ? [{ name = "tollgate-clusters", mountPath = local.clusters_dir, readOnly = true }] : [],
+        )
+      })]
+      volumes = concat(
+        [for v in try(m.spec.template.spec.volumes, []) : v if v.name != "tollgate-clusters"],
+        can(m.spec.template.spec.serviceAccountName) ? [{ name = "tollgate-clusters", secret = { secretName = "tollgate-clusters", defaultMode = 292 } }] : [],
+      )
+    }) }) }) })
   }
 }
 
-output "webhooks" {
-  description = "What is registered: function, type, path, failurePolicy, timeoutSeconds per webhook."
-  value       = module.webhooks.webhooks
+output "timeouts" {
+  description = "Per function: webhook timeoutSeconds, the Knative request timeout and the function's deadline (set in knative_manifests_yaml)."
+  value       = module.registration.timeouts
 }
 
-output "manifests_yaml" {
-  description = "The configurations as YAML (terraform output -raw manifests_yaml | kubectl apply -f - is the kubectl route)."
-  value       = module.webhooks.manifests_yaml
+output "webhooks" {
+  description = "Per cluster, what is registered: function, type, path, failurePolicy, timeoutSeconds per webhook."
+  value       = module.registration.webhooks
+}
+
+output "knative_services" {
+  description = "The Knative Services with the request timeout, deadline and clusters' connections Terraform decided (no secret in them)."
+  value       = local.knative_services
+}
+
+output "knative_manifests_yaml" {
+  description = "For the functions' cluster: the clusters Secret and the Knative Services (terraform output -raw knative_manifests_yaml | kubectl --context functions apply -f -)."
+  value       = join("---\n", concat([module.registration.clusters_secret_yaml], [for s in sort(keys(local.knative_services)) : yamlencode(local.knative_services[s])]))
   sensitive   = true
+}
+
+output "cluster_manifests_yaml" {
+  description = "Per governed cluster: its read-only ServiceAccount and RBAC, then its webhook configurations (terraform output -json cluster_manifests_yaml | jq -r .<cluster> | kubectl --context <cluster> apply -f -)."
+  value       = module.registration.cluster_manifests_yaml
+  sensitive   = true
+}
+
+output "missing_reader_tokens" {
+  description = "Governed clusters whose connection is not in the functions' Secret yet, with the command that reads their reader token."
+  value       = module.registration.missing_reader_tokens
 }

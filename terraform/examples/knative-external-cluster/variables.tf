@@ -28,22 +28,55 @@ variable "ca_bundle_file" {
   default     = null
 }
 
+variable "clusters" {
+  description = "The governed clusters by name: kubernetes_version (kubectl version: Server Version; the plan fails when the configurations use what it cannot honour), server and certificate_authority (how the functions reach its API, read-only), namespace_exclusions (false before 1.21)."
+  type = map(object({
+    kubernetes_version    = string
+    server                = string
+    certificate_authority = optional(string)
+    namespace_exclusions  = optional(bool, true)
+  }))
+}
+
 variable "path_tokens" {
-  description = "Secret path token per function, also set on the function (TOLLGATE_AUTH_PATH_TOKEN_VALUES)."
+  description = "Per cluster, a secret path token per function (cluster => function => token); the functions accept every cluster's tokens (TOLLGATE_AUTH_PATH_TOKEN_FILES)."
+  type        = map(map(string))
+  default     = {}
+  sensitive   = true
+}
+
+variable "reader_tokens" {
+  description = "Per cluster, the token of its read-only ServiceAccount (output missing_reader_tokens says how to read it after the first apply)."
   type        = map(string)
   default     = {}
   sensitive   = true
+}
+
+variable "param_resources" {
+  description = "Resources holding the CEL policies' params in the governed clusters, granted read-only."
+  type = list(object({
+    api_groups = list(string)
+    resources  = list(string)
+  }))
+  default = []
+}
+
+variable "knative_dir" {
+  description = "The Knative manifests as deployed (knative/<service>.yaml); null: the ones in this repository."
+  type        = string
+  default     = null
+}
+
+variable "default_service" {
+  description = "The Knative Service behind default_url (the bundle serving every function without a URL of its own)."
+  type        = string
+  default     = "all-in-one"
 }
 
 variable "overrides" {
   description = "Per-function overrides, as in the webhook-configurations module."
   type        = any
   default     = {}
-}
-
-variable "kubernetes_version" {
-  description = "The external cluster's Kubernetes version (kubectl version: Server Version); the plan fails when the configurations use what it cannot honour."
-  type        = string
 }
 
 variable "timing" {
@@ -57,13 +90,13 @@ variable "timing" {
 }
 
 variable "functions_namespace" {
-  description = "Namespace of the Knative Services (for the kn commands, and excluded from the webhooks)."
+  description = "Namespace of the Knative Services and the clusters Secret (also excluded from the webhooks)."
   type        = string
   default     = "tollgate"
 }
 
 variable "kubeconfig_path" {
-  description = "kubeconfig of the external cluster that gets the webhook configurations."
+  description = "kubeconfig of the functions' cluster (cluster.tf applies the Knative Services and the clusters Secret there)."
   type        = string
   default     = "~/.kube/config"
 }

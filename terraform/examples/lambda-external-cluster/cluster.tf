@@ -14,14 +14,19 @@ provider "kubernetes" {
   config_context = var.kube_context
 }
 
-module "cluster" {
-  source = "../../modules/cluster-registration"
+# Server-side apply of the rendered configurations (modules/cluster-registration renders, for several clusters, the
+# same objects plus each cluster's read-only RBAC; this example registers one cluster and applies its objects here).
+resource "kubernetes_manifest" "webhook_configuration" {
+  for_each = toset(module.webhooks.manifest_kinds)
 
-  manifests      = module.webhooks.manifests
-  manifest_kinds = module.webhooks.manifest_kinds
+  manifest = module.webhooks.manifests[each.key]
+
+  field_manager {
+    name = "tollgate-terraform"
+  }
 }
 
 output "applied" {
   description = "Configurations applied to the external cluster."
-  value       = module.cluster.applied
+  value       = { for kind, m in kubernetes_manifest.webhook_configuration : kind => nonsensitive(m.manifest.metadata.name) }
 }

@@ -1,4 +1,51 @@
-output "applied" {
-  description = "kind => metadata.name of each configuration applied."
-  value       = { for kind, m in kubernetes_manifest.webhook_configuration : kind => nonsensitive(m.manifest.metadata.name) }
+output "cluster_manifests" {
+  description = "Per governed cluster: the read-only ServiceAccount, its token Secret and RBAC, then the webhook configurations with that cluster's path tokens (apply in this order)."
+  value       = { for n, m in module.webhooks : n => concat(local.rbac, [for k in m.manifest_kinds : m.manifests[k]]) }
+  sensitive   = true
+}
+
+output "cluster_manifests_yaml" {
+  description = "cluster_manifests as YAML per cluster: terraform output -json cluster_manifests_yaml | jq -r .<cluster> | kubectl --context <cluster> apply -f -"
+  value       = { for n, m in module.webhooks : n => join("---\n", [for o in concat(local.rbac, [for k in m.manifest_kinds : m.manifests[k]]) : yamlencode(o)]) }
+  sensitive   = true
+}
+
+output "rbac_manifests" {
+  description = "The read-only ServiceAccount, token Secret and RBAC rendered in every governed cluster (no secret in them)."
+  value       = local.rbac
+}
+
+output "clusters_secret" {
+  description = "For the functions' cluster: the Secret with one <cluster>.kubeconfig per governed cluster that has a reader token (mount it at the directory tollgate.clusters.dir names)."
+  value       = local.clusters_secret
+  sensitive   = true
+}
+
+output "clusters_secret_yaml" {
+  description = "clusters_secret as YAML: terraform output -raw clusters_secret_yaml | kubectl --context <functions' cluster> apply -f -"
+  value       = yamlencode(local.clusters_secret)
+  sensitive   = true
+}
+
+output "connected_clusters" {
+  description = "The clusters whose connection is in clusters_secret."
+  value       = local.connected
+}
+
+output "missing_reader_tokens" {
+  description = "Clusters without a reader token yet, with the command that reads it after their manifests are applied (pass it in reader_tokens)."
+  value = {
+    for n in keys(var.clusters) : n => "kubectl --context ${n} -n ${var.reader_namespace} get secret ${var.reader_name}-token -o jsonpath='{.data.token}' | base64 -d"
+    if !contains(local.connected, n)
+  }
+}
+
+output "timeouts" {
+  description = "Per function: webhook timeoutSeconds, request timeout and internal deadline (the same for every cluster: one set of functions serves them all)."
+  value       = module.webhooks[sort(keys(var.clusters))[0]].timeouts
+}
+
+output "webhooks" {
+  description = "Per cluster, what is registered (no URLs)."
+  value       = { for n, m in module.webhooks : n => m.webhooks }
 }

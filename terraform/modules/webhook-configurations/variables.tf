@@ -210,6 +210,23 @@ variable "path_tokens" {
   }
 }
 
+variable "caller_credentials" {
+  description = "Per function, the caller credential its deployment requires (function name => kind): \"path-token\" (the function checks TOLLGATE_AUTH_PATH_TOKEN_*: its webhook URLs must carry path_tokens[function]), \"api-server\" (a bearer token or client certificate from the API server's admission kubeconfig, outside this module) or \"none\". A registered function marked path-token without a path token is a plan error: its every call would be refused (401) and, under failurePolicy Fail, every matching request with it. Functions not listed are not checked."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = alltrue([for c in values(var.caller_credentials) : contains(["path-token", "api-server", "none"], c)])
+    error_message = "caller_credentials values must be \"path-token\", \"api-server\" or \"none\"."
+  }
+  validation {
+    condition = length([for f, c in var.caller_credentials : f if c == "path-token"
+      && (var.functions == null || contains(coalesce(var.functions, ["-"]), f)) && contains(keys(var.catalog.functions), f)
+    && !contains(nonsensitive(keys(var.path_tokens)), f)]) == 0
+    error_message = "These functions require a path token (caller_credentials) but path_tokens has none for them, so the API server's every call would be refused: ${join(", ", [for f, c in var.caller_credentials : f if c == "path-token" && (var.functions == null || contains(coalesce(var.functions, ["-"]), f)) && contains(keys(var.catalog.functions), f) && !contains(nonsensitive(keys(var.path_tokens)), f)])}. Give each its token in path_tokens (the same one the function reads from TOLLGATE_AUTH_PATH_TOKEN_FILES)."
+  }
+}
+
 variable "overrides" {
   description = "Per-function changes to what the function declares (function name => changes), applied to each of its webhooks."
   type = map(object({
@@ -290,6 +307,7 @@ variable "excluded_namespaces" {
   description = "Namespaces no generated webhook ever applies to (namespaceSelector on kubernetes.io/metadata.name), so the functions and the control plane cannot deadlock each other."
   type        = list(string)
   default     = ["kube-system", "kube-node-lease", "knative-serving", "knative-eventing", "kourier-system", "knative-operator"]
+  nullable    = false
 
   validation {
     condition     = alltrue([for n in var.excluded_namespaces : length(n) <= 63 && can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", n))])

@@ -903,3 +903,50 @@ run "urls_of_conversion_functions_are_accepted" {
     path_tokens   = { crd-conversion = "0123456789abcdef0123" }
   }
 }
+
+run "accepts_a_path_token_where_the_function_requires_one" {
+  command = plan
+
+  variables {
+    caller_credentials = { demo = "path-token" }
+    path_tokens        = { demo = "0123456789abcdef0123" }
+  }
+
+  assert {
+    condition     = nonsensitive(output.validating_configuration.webhooks[0].clientConfig.url) == "https://demo.example.com/0123456789abcdef0123/demo"
+    error_message = "the token goes into the URL"
+  }
+}
+
+run "rejects_a_function_that_requires_a_path_token_without_one" {
+  command = plan
+
+  variables {
+    caller_credentials = { demo = "path-token" }
+  }
+
+  expect_failures = [var.caller_credentials]
+}
+
+run "rejects_caller_credentials_of_an_unknown_kind" {
+  command = plan
+
+  variables {
+    caller_credentials = { demo = "password" }
+  }
+
+  expect_failures = [var.caller_credentials]
+}
+
+run "does_not_check_an_unregistered_function" {
+  command = plan
+
+  variables {
+    caller_credentials = { other = "path-token" }
+  }
+
+  assert {
+    condition     = length(output.validating_configuration.webhooks) == 1
+    error_message = "a function outside the registration is not checked"
+  }
+}

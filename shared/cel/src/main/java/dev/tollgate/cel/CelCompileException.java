@@ -19,11 +19,22 @@ public final class CelCompileException extends Exception {
 
     private final String expression;
     private final List<Issue> issues;
+    private final String details;
 
     public CelCompileException(String expression, List<Issue> issues, String details) {
         super("compilation failed for expression '" + expression + "': " + details);
         this.expression = expression;
         this.issues = List.copyOf(issues);
+        this.details = details;
+    }
+
+    /**
+     * The errors as cel-go prints them ({@code Issues.String()}: {@code ERROR: <input>:1:5: message}, the source line
+     * and a caret, per issue), or the API server's own text where the error is not an issue (a result type, a
+     * program that cannot be built); {@link #getMessage()} is this text after the expression.
+     */
+    public String details() {
+        return details;
     }
 
     /** The expression's source text. */

@@ -24,6 +24,7 @@ import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
+import dev.tollgate.cel.internal.CelGoIssues;
 import dev.tollgate.cel.internal.CelGoSemantics;
 import dev.tollgate.cel.internal.CheckedCall;
 import dev.tollgate.cel.internal.LiteralValidators;
@@ -44,18 +45,61 @@ public final class ExpressionSet {
     /** Admission variables this set's expressions may not use (matchConditions have no params, for instance). */
     private final Set<String> unavailable;
 
+    /** Static types of some variables (typed composition variables, schema types); the rest are dyn. */
+    private final DeclaredTypes declared;
+    /** env.cel with the declared types, built on first use; env.cel itself when nothing is declared. */
+    private volatile dev.cel.bundle.Cel typedCel;
+
     ExpressionSet(KubeCel env, List<NamedExpression> variables, List<CompiledExpression> compiledVariables) {
-        this(env, variables, compiledVariables, Set.of());
+        this(env, variables, compiledVariables, Set.of(), DeclaredTypes.none());
     }
 
     ExpressionSet(KubeCel env, List<NamedExpression> variables, List<CompiledExpression> compiledVariables,
             Set<String> unavailable) {
+        this(env, variables, compiledVariables, unavailable, DeclaredTypes.none());
+    }
+
+    ExpressionSet(KubeCel env, List<NamedExpression> variables, List<CompiledExpression> compiledVariables,
+            Set<String> unavailable, DeclaredTypes declared) {
         this.env = env;
+        this.declared = withVariableTypes(env, env.baseTypes.and(declared), variables, compiledVariables);
         this.unavailable = unavailable;
         this.variables = variables;
         this.compiledVariables = compiledVariables;
         this.variableNames = new HashSet<>();
         variables.forEach(v -> variableNames.add(v.name()));
+    }
+
+    /**
+     * {@code variables} as the API server's composition environment declares it (admission/plugin/cel/composition.go:
+     * an object type {@code kubernetes.variables} whose fields have the types of the variables' expressions), so
+     * that {@code variables.flag} is a {@code bool} where its expression is.
+     */
+    private static DeclaredTypes withVariableTypes(KubeCel env, DeclaredTypes declared,
+            List<NamedExpression> variables, List<CompiledExpression> compiled) {
+        if (!env.admissionScope || variables.isEmpty()) {
+            return declared;
+        }
+        Map<String, dev.cel.common.types.CelType> fields = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < variables.size(); i++) {
+            fields.put(variables.get(i).name(), compiled.get(i).checkedType);
+        }
+        return declared.with("variables", dev.cel.common.types.StructType.create("kubernetes.variables",
+                com.google.common.collect.ImmutableSet.copyOf(fields.keySet()),
+                name -> Optional.ofNullable(fields.get(name))));
+    }
+
+    /** The environment expressions are checked and planned in. */
+    dev.cel.bundle.Cel cel() {
+        if (declared.equals(env.baseTypes)) {
+            return env.cel;
+        }
+        dev.cel.bundle.Cel c = typedCel;
+        if (c == null) {
+            c = env.buildCel(declared);
+            typedCel = c;
+        }
+        return c;
     }
 
     /** The composition variables, in order. */
@@ -100,20 +144,21 @@ public final class ExpressionSet {
         try {
             CelValidationResult parsed = env.cel.parse(expression);
             if (parsed.hasError()) {
-                throw compileError(expression, parsed.getSource(), parsed.getErrors());
+                throw compileError(expression, parsed.getSource(), CelGoIssues.parseErrors(parsed.getErrors()));
             }
             CelAbstractSyntaxTree ast = unescapePropertyNames(parsed.getAst());
-            CelValidationResult checked = env.cel.check(ast);
+            dev.cel.bundle.Cel cel = cel();
+            CelValidationResult checked = cel.check(ast);
             if (checked.hasError()) {
                 throw compileError(expression, checked.getSource(),
-                        NullBranchHint.explain(checked.getErrors(), type));
+                        NullBranchHint.explain(CelGoIssues.checkErrors(checked.getErrors()), type));
             }
             CelAbstractSyntaxTree checkedAst = checked.getAst();
             CelAbstractSyntaxTree withOptionalSelects = selectInsideOptionals(ast, checkedAst);
             if (withOptionalSelects != ast) {
-                checked = env.cel.check(withOptionalSelects);
+                checked = cel.check(withOptionalSelects);
                 if (checked.hasError()) {
-                    throw compileError(expression, checked.getSource(), checked.getErrors());
+                    throw compileError(expression, checked.getSource(), CelGoIssues.checkErrors(checked.getErrors()));
                 }
                 checkedAst = checked.getAst();
             }
@@ -121,15 +166,22 @@ public final class ExpressionSet {
             if (!issues.isEmpty()) {
                 throw compileError(expression, checkedAst.getSource(), issues);
             }
-            String wrongType = ResultTypes.compileTimeError(checkedAst.getResultType(), type);
+            String wrongType = ResultTypes.compileTimeError(checkedAst.getResultType(), type,
+                    env.admissionScope);
             if (wrongType != null) {
                 throw new CelCompileException(expression, List.of(new CelCompileException.Issue(0, 0, wrongType)),
                         wrongType);
             }
+            String programError = programError(checkedAst);
+            if (programError != null) {
+                // Kubernetes admission/plugin/cel/compile.go: "program instantiation failed: " + err.Error()
+                throw new CelCompileException(expression, List.of(new CelCompileException.Issue(0, 0, programError)),
+                        "program instantiation failed: " + programError);
+            }
             return new CompiledExpression(this, expression, type, checkedAst.getResultType(),
-                    env.cel.createProgram(checkedAst));
+                    cel.createProgram(checkedAst));
         } catch (CelValidationException e) {
-            throw compileError(expression, e.getSource(), e.getErrors());
+            throw compileError(expression, e.getSource(), CelGoIssues.checkErrors(e.getErrors()));
         } catch (CelEvaluationException e) {
             throw new CelCompileException(expression, List.of(new CelCompileException.Issue(0, 0, e.getMessage())),
                     "program instantiation failed: " + e.getMessage());
@@ -190,7 +242,10 @@ public final class ExpressionSet {
     private List<CelIssue> validate(CelAbstractSyntaxTree ast, ResultType type) {
         List<CelIssue> issues = new ArrayList<>();
         CelSource source = ast.getSource();
-        LiteralValidators.validate(env.cel, ast, (id, message) -> issues.add(issue(source, id, message)));
+        Map<Long, CelExpr> byId = new java.util.HashMap<>();
+        CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(n -> byId.put(n.expr().id(), n.expr()));
+        LiteralValidators.validate(env.cel, ast,
+                (id, message) -> issues.add(issue(source, literalOffset(source, byId.get(id)), message)));
         CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(node -> {
             CelExpr e = node.expr();
             if (e.getKind() == CelExpr.ExprKind.Kind.SELECT && env.admissionScope) {
@@ -235,8 +290,56 @@ public final class ExpressionSet {
         return false;
     }
 
+    /** The first program-building error of the libraries, or null. */
+    private String programError(CelAbstractSyntaxTree ast) {
+        List<String> errors = new ArrayList<>();
+        CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(node -> {
+            CelExpr e = node.expr();
+            if (e.getKind() == CelExpr.ExprKind.Kind.CALL) {
+                CheckedCall call = new CheckedCall(e.call().function(), e.call().target(), e.call().args(),
+                        x -> ast.getType(x.id()).orElse(SimpleType.DYN));
+                for (KubeLibrary lib : env.libraries) {
+                    lib.programErrors(call, errors);
+                }
+            }
+        });
+        return errors.isEmpty() ? null : errors.get(0);
+    }
+
+    /**
+     * The source offset of an expression, as cel-go places it: a negative number literal starts at its minus sign
+     * (cel-go's parser folds the sign into the literal, parser/parser.go VisitInt/VisitDouble), where cel-java
+     * places the literal at its digits.
+     */
+    private static Integer literalOffset(CelSource source, CelExpr e) {
+        if (e == null) {
+            return null;
+        }
+        Integer offset = source.getPositionsMap().get(e.id());
+        if (offset == null || e.getKind() != CelExpr.ExprKind.Kind.CONSTANT) {
+            return offset;
+        }
+        boolean negative = switch (e.constant().getKind()) {
+            case INT64_VALUE -> e.constant().int64Value() < 0;
+            case DOUBLE_VALUE -> e.constant().doubleValue() < 0;
+            default -> false;
+        };
+        if (!negative) {
+            return offset;
+        }
+        dev.cel.common.internal.CelCodePointArray text = source.getContent();   // offsets count code points
+        int i = offset - 1;
+        while (i >= 0 && Character.isWhitespace(text.get(i))) {
+            i--;
+        }
+        return i >= 0 && text.get(i) == '-' ? i : offset;
+    }
+
     private static CelIssue issue(CelSource source, long exprId, String message) {
-        Integer offset = source.getPositionsMap().get(exprId);
+        return issue(source, source.getPositionsMap().get(exprId), message);
+    }
+
+    private static CelIssue issue(CelSource source, Integer offset, String message) {
         CelSourceLocation loc = offset == null ? CelSourceLocation.NONE
                 : source.getOffsetLocation(offset).orElse(CelSourceLocation.NONE);
         return CelIssue.formatError(loc, message);

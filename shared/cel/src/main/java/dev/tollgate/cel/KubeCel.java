@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelBuilder;
@@ -51,6 +52,8 @@ public final class KubeCel {
     final List<String> customVariables;
     final List<KubeLibrary> libraries;
     final Map<String, Object> constants;
+    /** The static types of this environment's variables (the rest are dyn). */
+    final DeclaredTypes baseTypes;
     private final ExpressionSet noVariables;
 
     private KubeCel(Builder b) {
@@ -65,7 +68,8 @@ public final class KubeCel {
         Map<String, Object> consts = new LinkedHashMap<>();
         libraries.forEach(l -> consts.putAll(l.constants()));
         this.constants = Map.copyOf(consts);
-        this.cel = buildCel();
+        this.baseTypes = admissionScope ? DeclaredTypes.admission() : DeclaredTypes.none();
+        this.cel = buildCel(baseTypes);
         this.noVariables = new ExpressionSet(this, List.of(), List.of());
     }
 
@@ -100,7 +104,8 @@ public final class KubeCel {
                 .build();
     }
 
-    private Cel buildCel() {
+    /** This environment with the given variables declared with static types instead of the base ones or dyn. */
+    Cel buildCel(DeclaredTypes declared) {
         CelOptions opts = options();
         CelBuilder b = CelFactory.standardCelBuilder()
                 .setOptions(opts)
@@ -112,17 +117,22 @@ public final class KubeCel {
                 .addCompilerLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.sets(opts),
                         listsExtension(), CelExtensions.comprehensions())
                 .addRuntimeLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.sets(opts),
-                        CelExtensions.lists(), CelExtensions.comprehensions());
+                        CelExtensions.lists(), CelExtensions.comprehensions())
+                .addFunctionBindings(dev.tollgate.cel.internal.CelGoLists.bindings())
+                .addFunctionBindings(ListIndex.binding());
         if (admissionScope) {
             for (String v : List.of("object", "oldObject", "request", "params", "namespaceObject", "variables")) {
-                b.addVar(v, SimpleType.DYN);
+                b.addVar(v, declared.variables().getOrDefault(v, SimpleType.DYN));
             }
             b.addVar("authorizer", AuthzLibrary.AUTHORIZER);
             b.addVar("authorizer.requestResource", AuthzLibrary.RESOURCE_CHECK);
         } else {
             for (String v : customVariables) {
-                b.addVar(v, SimpleType.DYN);
+                b.addVar(v, declared.variables().getOrDefault(v, SimpleType.DYN));
             }
+        }
+        if (!declared.isEmpty()) {
+            b.setTypeProvider(declared.typeProvider());
         }
         for (KubeLibrary lib : libraries) {
             b.addFunctionDeclarations(lib.functions());
@@ -157,7 +167,19 @@ public final class KubeCel {
      * expression later compiled by the returned set may use all of them. Names must be unique CEL identifiers.
      */
     public ExpressionSet compileVariables(List<NamedExpression> variables) throws CelCompileException {
+        return compileVariables(variables, DeclaredTypes.none());
+    }
+
+    /**
+     * Like {@link #compileVariables(List)}, with static types for some admission variables (e.g. {@code object} and
+     * {@code oldObject} from the matched kind's OpenAPI schema, {@link SchemaTypes}), as the API server's type
+     * checking declares them (admission/plugin/policy/validating/typechecking.go). For checking: the values bound
+     * when evaluating are not checked against these types.
+     */
+    public ExpressionSet compileVariables(List<NamedExpression> variables, DeclaredTypes types)
+            throws CelCompileException {
         Objects.requireNonNull(variables, "variables");
+        Objects.requireNonNull(types, "types");
         List<NamedExpression> done = new ArrayList<>();
         List<CompiledExpression> compiled = new ArrayList<>();
         for (NamedExpression v : variables) {
@@ -170,11 +192,11 @@ public final class KubeCel {
                 throw new CelCompileException(v.expression(), List.of(new CelCompileException.Issue(0, 0,
                         "duplicate variable name '" + v.name() + "'")), "duplicate variable name '" + v.name() + "'");
             }
-            ExpressionSet before = new ExpressionSet(this, List.copyOf(done), List.copyOf(compiled));
+            ExpressionSet before = new ExpressionSet(this, List.copyOf(done), List.copyOf(compiled), Set.of(), types);
             compiled.add(before.compile(v.expression(), ResultType.ANY));
             done.add(v);
         }
-        return new ExpressionSet(this, done, compiled);
+        return new ExpressionSet(this, done, compiled, Set.of(), types);
     }
 
     /** An evaluation with no composition variables, for expressions from {@link #compile}. */

@@ -23,20 +23,28 @@ import dev.cel.common.types.CelTypes;
  * are those of policy/validating (ValidationCondition: bool; AuditAnnotationCondition: string, null_type;
  * messageExpression: string) and webhook/matchconditions (MatchCondition: bool).
  *
- * <p>Here object-like values are {@code dyn} where the API server may know more (variables are typed there), so a
- * {@code dyn} result passes compilation and is checked when evaluated: a bool, string, or string/null expression
- * that yields something else is an evaluation error with the same wording ("must evaluate to bool but got
- * string"); an auditAnnotation value uses the API server's run-time message (policy/validating/validator.go:
- * "valueExpression '...' resulted in unsupported return type: int. Return type must be either string or null.").
+ * <p>As there, object-like values are {@code dyn}, {@code request} and {@code namespaceObject} have the API
+ * server's object types and composition variables their expressions' types, so in the admission environment a
+ * {@code dyn} result is a compile error (in an environment of custom {@code dyn} variables it is checked when
+ * evaluated). The result is checked again when evaluated (a value of another type is an
+ * evaluation error with the same wording); an auditAnnotation value uses the API server's run-time message
+ * (policy/validating/validator.go: "valueExpression '...' resulted in unsupported return type: int. Return type must
+ * be either string or null.").
  */
 final class ResultTypes {
 
     private ResultTypes() {
     }
 
-    /** The compile error for a checked result type, or null when it is acceptable (or dyn: checked later). */
-    static String compileTimeError(CelType checked, ResultType wanted) {
-        if (wanted == ResultType.ANY || checked.kind() == CelKind.DYN) {
+    /**
+     * The compile error for a checked result type, or null when it is acceptable. The type must be exactly the
+     * declared one ({@code ast.OutputType().IsExactType(returnType)}): {@code dyn} is refused ("must evaluate to bool
+     * but got dyn"), as the API server refuses a bare {@code object.spec.flag} as a validation. With
+     * {@code dynRefused} false (environments of custom variables, which have no API-server counterpart) a dyn
+     * result is left to the check when evaluated.
+     */
+    static String compileTimeError(CelType checked, ResultType wanted, boolean dynRefused) {
+        if (wanted == ResultType.ANY || (!dynRefused && checked.kind() == CelKind.DYN)) {
             return null;
         }
         boolean ok = switch (wanted) {

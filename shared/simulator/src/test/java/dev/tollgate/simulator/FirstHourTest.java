@@ -138,6 +138,61 @@ class FirstHourTest {
         }
     }
 
+    /**
+     * An object as the API server returns it (kubectl get -o yaml, or what audit lists) carries managedFields, whose
+     * fieldsV1 is a set of field paths ({@code f:metadata}, {@code k:{"name":"app"}}, {@code .}), not fields of the
+     * kind: no warning for them. The entries' own fields are still checked.
+     */
+    @Test
+    void objectsAsTheApiServerReturnsThemHaveNoUnknownFields() {
+        ObjectNode stored = SimulatorTest.manifest("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: web
+                  namespace: shop
+                  uid: 5c1f0c4e-3f0d-4c5e-9a57-0d5f6f0c9b11
+                  resourceVersion: "4711"
+                  generation: 1
+                  creationTimestamp: "2024-05-01T10:00:00Z"
+                  labels: {app: web}
+                  managedFields:
+                  - manager: kubectl-client-side-apply
+                    operation: Update
+                    apiVersion: apps/v1
+                    time: "2024-05-01T10:00:00Z"
+                    fieldsType: FieldsV1
+                    fieldsV1:
+                      f:metadata:
+                        f:labels: {.: {}, f:app: {}}
+                      f:spec:
+                        f:template:
+                          f:spec:
+                            f:containers:
+                              k:{"name":"app"}: {.: {}, f:image: {}, f:name: {}}
+                  - manager: kube-controller-manager
+                    operation: Update
+                    apiVersion: apps/v1
+                    subresource: status
+                    fieldsType: FieldsV1
+                    fieldsV1: {f:status: {f:replicas: {}}}
+                spec:
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec:
+                      containers: [{name: app, image: nginx:1.27}]
+                status: {replicas: 1}
+                """).object();
+        ObjectNode copy = stored.deepCopy();
+        assertEquals(List.of(), BuiltInSchemas.dropUnknownFields(GroupVersionKind.of("apps", "v1", "Deployment"),
+                copy));
+        assertEquals(stored, copy, "fieldsV1 reaches the webhooks as stored");
+        ((ObjectNode) stored.at("/metadata/managedFields/0")).put("manger", "typo");
+        assertEquals(List.of("unknown field \"metadata.managedFields[0].manger\""),
+                BuiltInSchemas.dropUnknownFields(GroupVersionKind.of("apps", "v1", "Deployment"), stored));
+    }
+
     @Test
     void customKindsAreNotCheckedFieldByField() {
         ObjectNode widget = SimulatorTest.manifest(

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +35,7 @@ import com.networknt.schema.ValidationMessage;
 import com.networknt.schema.oas.OpenApi30;
 
 import dev.tollgate.admission.registration.RegistrationValidator;
+import dev.tollgate.testing.Skip;
 
 /**
  * Renders the committed catalog through the webhook-configurations module (terraform apply of a module without
@@ -119,7 +119,7 @@ class RenderedConfigurationsTest {
     @Test
     void everyConfigurationMatchesTheUpstreamOpenApiSchema() throws IOException {
         for (JsonNode config : configurations()) {
-            Set<ValidationMessage> errors = schemaFor(config.path("kind").asText()).validate(config);
+            Set<ValidationMessage> errors = schemaFor("everyConfigurationMatchesTheUpstreamOpenApiSchema", config.path("kind").asText()).validate(config);
             assertEquals(Set.of(), errors, config.path("kind").asText() + " against " + SCHEMA_FILE);
         }
     }
@@ -133,7 +133,7 @@ class RenderedConfigurationsTest {
         webhook.put("timeoutSeconds", "seven");
         webhook.remove("name");
         webhook.with("clientConfig").put("url", "http://plain.example.com/x");
-        Set<ValidationMessage> schemaErrors = schemaFor(config.path("kind").asText()).validate(broken);
+        Set<ValidationMessage> schemaErrors = schemaFor("theChecksRejectBrokenConfigurations", config.path("kind").asText()).validate(broken);
         String schemaText = schemaErrors.stream().map(ValidationMessage::getMessage).collect(Collectors.joining("; "));
         assertTrue(schemaText.contains("timeoutSeconds") && schemaText.contains("name"), schemaText);
         List<String> ruleErrors = RegistrationValidator.validateConfiguration(broken);
@@ -268,10 +268,11 @@ class RenderedConfigurationsTest {
         assertEquals(declared, prefix, at + ": the declared items come first, unchanged");
     }
 
-    private static JsonSchema schemaFor(String kind) {
+    private static JsonSchema schemaFor(String test, String kind) {
         Path file = ProjectRoot.fixtures().resolve(SCHEMA_FILE);
-        assumeTrue(Files.isRegularFile(file), "fixture " + file + " is absent (the fixtures folder beside the "
-                + "checkout, ../shared/fixtures): the OpenAPI schema check cannot run");
+        Skip.unless(Files.isRegularFile(file), "RenderedConfigurationsTest." + test, () -> "fixture " + file
+                + " is absent (the fixtures folder beside the checkout, ../shared/fixtures): the OpenAPI schema check "
+                + "cannot run");
         // OpenAPI 3.0, plus the words of the Kubernetes document that mean nothing to validation: its own fields
         // (read while resolving the fragment) and the x-kubernetes-* extensions (list and map merge semantics, the
         // GVK). Declared, so that the validator does not warn about each as an unknown keyword.

@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+
+import dev.tollgate.testing.Skip;
 
 /**
  * terraform validate for every module and example whose providers can be installed here. Where one cannot (the
@@ -30,9 +31,10 @@ class ValidateTest {
         assertFalse(dirs.isEmpty(), "no modules or examples under terraform/");
         return dirs.stream().map(dir -> DynamicTest.dynamicTest(name(dir), () -> {
             Set<String> missing = missingProviders(dir);
-            Assumptions.assumeTrue(missing.isEmpty(), () -> name(dir) + ": terraform validate not run, provider(s) "
-                    + missing + " cannot be installed here (not in the filesystem mirror " + Terraform.MIRROR
-                    + "); checked by terraform fmt, and examples by the validate without cluster.tf");
+            Skip.unless(missing.isEmpty(), "ValidateTest.modulesAndExamplesValidate[" + name(dir) + "]", () -> "terraform "
+                    + "validate not run, provider(s) " + missing + " cannot be installed here (not in the filesystem "
+                    + "mirror " + Terraform.MIRROR + "); checked by terraform fmt, and examples by the validate "
+                    + "without cluster.tf");
             initAndValidate(dir);
         }));
     }
@@ -45,12 +47,18 @@ class ValidateTest {
                     assertTrue(Files.isRegularFile(dir.resolve("cluster.tf")), dir + " keeps its cluster wiring in cluster.tf");
                     Path copy = withoutClusterPart(dir);
                     Set<String> missing = missingProviders(copy);
-                    Assumptions.assumeTrue(missing.isEmpty(), () -> "providers " + missing + " cannot be installed here");
+                    Skip.unless(missing.isEmpty(), "ValidateTest.examplesValidateWithoutTheClusterPart[" + name(dir)
+                            + "]", () -> "providers " + missing + " cannot be installed here");
                     initAndValidate(copy);
                 }));
     }
 
-    /** The Knative example has no provider besides kubernetes: its terraform.tfvars.example must plan. */
+    /**
+     * The Knative example has no provider besides kubernetes: its terraform.tfvars.example must plan, with the path
+     * tokens it takes from the environment (one per cluster and function); without them the plan is refused, naming
+     * the clusters and functions; the Knative Services get the request timeout and deadline of the same budget as
+     * the webhooks, and the CEL functions the governed clusters' connections.
+     */
     @TestFactory
     Stream<DynamicTest> exampleTfvarsPlanWhereNoCloudAccountIsNeeded() {
         return Terraform.folders("examples").stream()
@@ -58,11 +66,30 @@ class ValidateTest {
                 .map(dir -> DynamicTest.dynamicTest(name(dir) + " plans with terraform.tfvars.example", () -> {
                     Path copy = withoutClusterPart(dir);
                     Terraform.runOk(copy, "init", "-backend=false", "-input=false", "-no-color");
+                    String tfvars = "-var-file=" + dir.resolve("terraform.tfvars.example");
+                    Terraform.Result refused = Terraform.run(copy, "plan", "-input=false", "-no-color",
+                            "-refresh=false", tfvars);
+                    String words = refused.flat();
+                    assertTrue(words.contains("require a path token (caller_credentials) that path_tokens does not "
+                            + "give them, so the cluster's every call would be refused: cluster east: "
+                            + "always-pull-images, require-labels; cluster west: always-pull-images, require-labels"),
+                            refused.output());
                     Terraform.Result plan = Terraform.runOk(copy, "plan", "-input=false", "-no-color", "-refresh=false",
-                            "-var-file=" + dir.resolve("terraform.tfvars.example"));
+                            tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS);
                     assertTrue(plan.output().contains("Changes to Outputs"), plan.output());
+                    // timeoutSeconds 10 declared, the example's budget (cold 4, evaluation 1, network 1): Knative 9 s,
+                    // deadline 5000 ms, in the Services Terraform renders (no kn command to run by hand).
+                    String flat = plan.flat();
+                    assertTrue(flat.contains("name = \"TOLLGATE_DEADLINE_TIMEOUT\" + value = \"5000ms\""), plan.output());
+                    assertTrue(flat.contains("timeoutSeconds = 9"), plan.output());
+                    assertFalse(plan.output().contains("kn service update"), plan.output());
                 }));
     }
+
+    /** What TF_VAR_path_tokens holds for the example's clusters and functions (throwaway values). */
+    static final String EXAMPLE_PATH_TOKENS = "{east={require-labels=\"east-rl-0123456789ab\",always-pull-images="
+            + "\"east-api-0123456789ab\"},west={require-labels=\"west-rl-0123456789ab\",always-pull-images="
+            + "\"west-api-0123456789ab\"}}";
 
     private static void initAndValidate(Path dir) {
         Terraform.runOk(dir, "init", "-backend=false", "-input=false", "-no-color");
@@ -86,9 +113,13 @@ class ValidateTest {
                     if (f.getFileName().toString().equals("cluster.tf")) {
                         continue;
                     }
+                    // Relative paths: a module that calls another by "../" must stay in the same package, which an
+                    // absolute source would make it.
+                    String tree = copy.relativize(Terraform.workTree()).toString().replace('\\', '/');
                     String text = Files.readString(f)
-                            .replace("\"../../modules/", "\"" + Terraform.workTree().resolve("modules") + "/")
+                            .replace("\"../../modules/", "\"" + tree + "/modules/")
                             .replace("${path.module}/../../catalog/", Terraform.workTree().resolve("catalog") + "/")
+                            .replace("${path.module}/../../knative", ProjectRoot.get().resolve("knative").toString())
                             .replace("${path.module}/../../..", Terraform.workTree().getParent().toString());
                     Files.writeString(copy.resolve(f.getFileName()), text);
                 }

@@ -3,13 +3,15 @@ package dev.tollgate.functions.celmutate;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.cel.admission.ClusterNamespaces;
+import dev.tollgate.cel.admission.ClusterConnection;
+import dev.tollgate.cel.admission.ClusterContexts;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.testing.AdmissionTester;
@@ -56,7 +58,8 @@ class ClusterNamespacesMutateTest {
 
     AdmissionTester tester(URI api) {
         NamespaceOptions options = NamespaceOptions.read("tollgate.cel-mutate", key -> Optional.empty())
-                .withConnection(() -> Optional.of(new ClusterNamespaces.Connection(api, () -> "token", null)));
+                .withClusters(ClusterContexts.of(Map.of(ClusterContexts.DEFAULT,
+                        ClusterConnection.of(api, () -> "token", null))));
         return AdmissionTester.of(new CelMutate(MutatingPolicies.load(ConfigFiles.parse(POLICY, "test.yaml"),
                 CelMutate.environment("none"), options)));
     }
@@ -94,8 +97,8 @@ class ClusterNamespacesMutateTest {
         // Unbound, the policy needs namespaceObject: the API server fails the request with NotFound.
         String unbound = POLICY.substring(0, POLICY.indexOf("  matchResources:"));
         NamespaceOptions options = NamespaceOptions.read("tollgate.cel-mutate", key -> Optional.empty())
-                .withConnection(() -> Optional.of(new ClusterNamespaces.Connection(
-                        URI.create("http://127.0.0.1:" + port), () -> "token", null)));
+                .withClusters(ClusterContexts.of(Map.of(ClusterContexts.DEFAULT,
+                        ClusterConnection.of(URI.create("http://127.0.0.1:" + port), () -> "token", null))));
         AdmissionTester.of(new CelMutate(MutatingPolicies.load(ConfigFiles.parse(unbound, "test.yaml"),
                 CelMutate.environment("none"), options))).create(pod("shop"))
                 .assertDenied().withCode(404).withReason("NotFound").withMessageContaining("namespaces \"shop\" not found");

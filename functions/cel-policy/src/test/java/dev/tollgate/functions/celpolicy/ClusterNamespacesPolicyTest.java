@@ -1,12 +1,14 @@
 package dev.tollgate.functions.celpolicy;
 
 import java.net.URI;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.tollgate.cel.admission.ClusterNamespaces;
+import dev.tollgate.cel.admission.ClusterConnection;
+import dev.tollgate.cel.admission.ClusterContexts;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.testing.AdmissionTester;
@@ -46,8 +48,8 @@ class ClusterNamespacesPolicyTest {
 
     AdmissionTester tester() {
         NamespaceOptions options = NamespaceOptions.read("tollgate.cel-policy", key -> Optional.empty())
-                .withConnection(() -> Optional.of(new ClusterNamespaces.Connection(URI.create(server.url("/")),
-                        () -> "token", null)));
+                .withClusters(ClusterContexts.of(Map.of(ClusterContexts.DEFAULT,
+                        ClusterConnection.of(URI.create(server.url("/")), () -> "token", null))));
         return AdmissionTester.of(new CelPolicy(ValidatingPolicies.load(ConfigFiles.parse(POLICY, "test.yaml"),
                 CelPolicy.environment("none"), options)));
     }
@@ -66,8 +68,8 @@ class ClusterNamespacesPolicyTest {
         // Bound (no selector), but the namespace does not exist: the API server returns the lookup's NotFound.
         String unbound = POLICY.substring(0, POLICY.indexOf("  matchResources:"));
         NamespaceOptions options = NamespaceOptions.read("tollgate.cel-policy", key -> Optional.empty())
-                .withConnection(() -> Optional.of(new ClusterNamespaces.Connection(URI.create(server.url("/")),
-                        () -> "token", null)));
+                .withClusters(ClusterContexts.of(Map.of(ClusterContexts.DEFAULT,
+                        ClusterConnection.of(URI.create(server.url("/")), () -> "token", null))));
         AdmissionTester.of(new CelPolicy(ValidatingPolicies.load(ConfigFiles.parse(unbound, "test.yaml"),
                 CelPolicy.environment("none"), options)))
                 .create(Policies.deployment("gone", 1, "docker.io/web:1"))

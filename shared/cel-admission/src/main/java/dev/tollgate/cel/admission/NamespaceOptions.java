@@ -3,24 +3,30 @@ package dev.tollgate.cel.admission;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Where a CEL function finds namespaces, with a fixed precedence:
+ * Where a CEL function finds namespaces, per cluster, with a fixed precedence:
  * <ol>
- * <li>{@code Namespace} objects in the configuration files: those, and {@link Namespaces.Unknown} for the rest;</li>
- * <li>else, running in a cluster (ServiceAccount mounted): the Kubernetes API, cached ({@link ClusterNamespaces});</li>
- * <li>else every namespace per {@link Namespaces.Unknown}, by default as the simulator assumes: it exists with only
- * the {@code kubernetes.io/metadata.name} label.</li>
+ * <li>{@code Namespace} objects in the configuration files: those, and {@link Namespaces.Unknown} for the rest (the
+ * same for every cluster);</li>
+ * <li>else the Kubernetes API of the review's cluster, through its own connection ({@link ClusterContexts}), cached
+ * per cluster ({@link ClusterNamespaces});</li>
+ * <li>else, with no cluster connection configured at all (not in a cluster, nothing in {@code tollgate.clusters.*}),
+ * every namespace per {@link Namespaces.Unknown}, by default as the simulator assumes: it exists with only the
+ * {@code kubernetes.io/metadata.name} label.</li>
  * </ol>
- * {@link Source#CONFIG} and {@link Source#CLUSTER} pin one of them.
+ * A review from a cluster that has no connection while others have one fails its namespace lookups (it never gets
+ * another cluster's namespaces). {@link Source#CONFIG} and {@link Source#CLUSTER} pin one of the sources.
  *
- * @param connection the in-cluster connection, when there is one (tests give their own)
+ * @param clusters the cluster connections ({@code tollgate.clusters.*}; tests give their own), read when first needed
  */
 public record NamespaceOptions(Source source, Namespaces.Unknown unknown, ClusterNamespaces.Settings cluster,
-        Supplier<Optional<ClusterNamespaces.Connection>> connection) {
+        Supplier<ClusterContexts> clusters) {
 
     /** The {@code <prefix>.namespaces} setting. */
     public enum Source {
@@ -34,14 +40,16 @@ public record NamespaceOptions(Source source, Namespaces.Unknown unknown, Cluste
 
     /** Configuration files only, the rest per {@code unknown}: for tests and tools. */
     public static NamespaceOptions config(Namespaces.Unknown unknown) {
-        return new NamespaceOptions(Source.CONFIG, unknown, ClusterNamespaces.Settings.defaults(), Optional::empty);
+        return new NamespaceOptions(Source.CONFIG, unknown, ClusterNamespaces.Settings.defaults(),
+                ClusterContexts::none);
     }
 
     /**
      * Reads {@code <prefix>.namespaces} (auto, config, cluster; default auto), {@code <prefix>.unknown-namespace}
      * (empty, error; default empty), {@code <prefix>.namespace-cache-ttl} (default 30s),
      * {@code <prefix>.namespace-cache-size} (1000) and {@code <prefix>.namespace-lookup-timeout} (2s). Durations
-     * as in Quarkus: {@code 30s}, {@code 500ms}, {@code PT1M}.
+     * as in Quarkus: {@code 30s}, {@code 500ms}, {@code PT1M}. The clusters come from {@code tollgate.clusters.*}
+     * ({@link ClusterContexts#read}).
      *
      * @param config a configuration lookup by key
      * @throws IllegalArgumentException naming the key whose value is invalid
@@ -79,40 +87,108 @@ public record NamespaceOptions(Source source, Namespaces.Unknown unknown, Cluste
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + ": " + e.getMessage());
         }
-        return new NamespaceOptions(source, unknown, settings, ClusterNamespaces.Connection::inCluster);
+        ClusterContexts clusters = ClusterContexts.read(config);
+        return new NamespaceOptions(source, unknown, settings, () -> clusters);
     }
 
-    /** The same options with another in-cluster connection (tests: a mock API server). */
-    public NamespaceOptions withConnection(Supplier<Optional<ClusterNamespaces.Connection>> other) {
-        return new NamespaceOptions(source, unknown, cluster, other);
+    /** The same options with other clusters (tests: real or mock API servers). */
+    public NamespaceOptions withClusters(ClusterContexts other) {
+        return new NamespaceOptions(source, unknown, cluster, () -> other);
     }
 
     /** The same options with another source. */
     public NamespaceOptions withSource(Source other) {
-        return new NamespaceOptions(other, unknown, cluster, connection);
+        return new NamespaceOptions(other, unknown, cluster, clusters);
     }
 
     /**
-     * The namespaces to use, given those in the configuration files.
+     * The namespaces of each cluster, given those in the configuration files: a function of the cluster name
+     * ({@link ClusterContexts#DEFAULT} when the review names none). Each cluster's API namespaces are built once, at
+     * that cluster's first review.
      *
      * @throws IllegalArgumentException when {@link Source#CLUSTER} cannot be honoured
      */
-    public Namespaces choose(Namespaces configured) {
+    public PerCluster choose(Namespaces configured) {
+        ClusterContexts contexts = clusters.get();
         return switch (source) {
-            case CONFIG -> configured;
-            case AUTO -> configured.size() > 0 ? configured
-                    : connection.get().map(c -> Namespaces.from(new ClusterNamespaces(c, cluster))).orElse(configured);
+            case CONFIG -> new PerCluster(configured, null, cluster, configured.describe());
+            case AUTO -> configured.size() > 0 || contexts.isEmpty()
+                    ? new PerCluster(configured, null, cluster, configured.describe())
+                    : new PerCluster(null, contexts, cluster, "per cluster from the Kubernetes API, "
+                            + contexts.describe());
             case CLUSTER -> {
                 if (configured.size() > 0) {
                     throw new IllegalArgumentException("namespaces=cluster reads every namespace from the Kubernetes "
                             + "API, but the configuration files hold " + configured.size() + " Namespace objects: "
                             + "remove them, or use namespaces=config (or auto) to use them");
                 }
-                yield Namespaces.from(new ClusterNamespaces(connection.get().orElseThrow(() ->
-                        new IllegalArgumentException("namespaces=cluster, but this is not running in a cluster: "
-                                + "KUBERNETES_SERVICE_HOST/KUBERNETES_SERVICE_PORT or the ServiceAccount token and "
-                                + "CA under " + ClusterNamespaces.Connection.SERVICE_ACCOUNT + " are missing")),
-                        cluster));
+                if (contexts.isEmpty()) {
+                    throw new IllegalArgumentException("namespaces=cluster, but no cluster connection is configured "
+                            + "(tollgate.clusters.*) and this is not running in a cluster: KUBERNETES_SERVICE_HOST/"
+                            + "KUBERNETES_SERVICE_PORT or the ServiceAccount token and CA under "
+                            + ClusterConnection.SERVICE_ACCOUNT + " are missing");
+                }
+                yield new PerCluster(null, contexts, cluster, "per cluster from the Kubernetes API, "
+                        + contexts.describe());
+            }
+        };
+    }
+
+    /**
+     * The namespaces a review sees, by the cluster that sent it: the same configured ones for every cluster, or
+     * each cluster's own, from its API.
+     */
+    public static final class PerCluster {
+        private final Namespaces everywhere;
+        private final ClusterContexts contexts;
+        private final ClusterNamespaces.Settings settings;
+        private final String describe;
+        private final Map<String, Namespaces> built = new ConcurrentHashMap<>();
+
+        PerCluster(Namespaces everywhere, ClusterContexts contexts, ClusterNamespaces.Settings settings,
+                String describe) {
+            this.everywhere = everywhere;
+            this.contexts = contexts;
+            this.settings = settings;
+            this.describe = describe;
+        }
+
+        /** The same namespaces for every cluster (tests, tools). */
+        public static PerCluster of(Namespaces namespaces) {
+            return new PerCluster(namespaces, null, null, namespaces.describe());
+        }
+
+        /** The namespaces of this cluster's reviews. */
+        public Namespaces of(String clusterName) {
+            if (everywhere != null) {
+                return everywhere;
+            }
+            Optional<ClusterConnection> c = contexts.connection(clusterName);
+            if (c.isEmpty()) {
+                return Namespaces.from(unconnected(clusterName, contexts));
+            }
+            return built.computeIfAbsent(clusterName, n -> Namespaces.from(new ClusterNamespaces(c.get(), settings)));
+        }
+
+        /** Where namespaces come from, for the startup log. */
+        public String describe() {
+            return describe;
+        }
+    }
+
+    // A cluster without a connection: its lookups fail (an internal error, as an unreachable API server), since
+    // another cluster's namespaces would decide wrongly without a word.
+    private static NamespaceSource unconnected(String clusterName, ClusterContexts contexts) {
+        return new NamespaceSource() {
+            @Override
+            public com.fasterxml.jackson.databind.node.ObjectNode get(String name) {
+                throw new NamespaceLookupException(0, "", "no connection to cluster \"" + clusterName + "\" is "
+                        + "configured (known: " + String.join(", ", contexts.names()) + ")");
+            }
+
+            @Override
+            public String describe() {
+                return "no connection to cluster " + clusterName;
             }
         };
     }

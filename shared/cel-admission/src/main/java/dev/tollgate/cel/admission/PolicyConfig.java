@@ -31,11 +31,11 @@ public final class PolicyConfig<P, B> {
 
     private final List<P> policies;
     private final List<B> bindings;
-    private final Namespaces namespaces;
+    private final NamespaceOptions.PerCluster namespaces;
     private final Params params;
     private final List<String> warnings;
 
-    private PolicyConfig(List<P> policies, List<B> bindings, Namespaces namespaces, Params params,
+    private PolicyConfig(List<P> policies, List<B> bindings, NamespaceOptions.PerCluster namespaces, Params params,
             List<String> warnings) {
         this.policies = policies;
         this.bindings = bindings;
@@ -90,7 +90,7 @@ public final class PolicyConfig<P, B> {
                 others.add(d);
             }
         }
-        Namespaces namespaces = null;
+        NamespaceOptions.PerCluster namespaces = null;
         try {
             namespaces = namespaceOptions.choose(Namespaces.from(others, namespaceOptions.unknown()));
         } catch (IllegalArgumentException e) {
@@ -151,7 +151,13 @@ public final class PolicyConfig<P, B> {
         return bindings;
     }
 
+    /** The namespaces of the default cluster's reviews ({@link ClusterContexts#DEFAULT}). */
     public Namespaces namespaces() {
+        return namespaces.of(ClusterContexts.DEFAULT);
+    }
+
+    /** The namespaces of each cluster's reviews. */
+    public NamespaceOptions.PerCluster namespacesPerCluster() {
         return namespaces;
     }
 
@@ -165,7 +171,7 @@ public final class PolicyConfig<P, B> {
      */
     public String summary(String policiesNoun) {
         return policies().size() + " " + policiesNoun + ", " + bindings().size() + " bindings, "
-                + params().size() + " params; namespaces: " + namespaces().describe();
+                + params().size() + " params; namespaces: " + namespaces.describe();
     }
 
     /** Things that are valid but probably not intended (a binding to a missing policy, a policy with no binding). */

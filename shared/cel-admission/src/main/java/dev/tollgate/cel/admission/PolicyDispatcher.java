@@ -41,7 +41,7 @@ public final class PolicyDispatcher<P, B> {
 
     private final List<Entry<P, B>> entries = new ArrayList<>();
     private final Function<B, BindingSpec> bindingSpec;
-    private final Namespaces namespaces;
+    private final NamespaceOptions.PerCluster namespaces;
     private final Params params;
 
     /**
@@ -51,7 +51,7 @@ public final class PolicyDispatcher<P, B> {
     public PolicyDispatcher(PolicyConfig<P, B> config, Function<P, PolicySpec> policySpec,
             Function<B, BindingSpec> bindingSpec) {
         this.bindingSpec = bindingSpec;
-        this.namespaces = config.namespaces();
+        this.namespaces = config.namespacesPerCluster();
         this.params = config.params();
         Map<String, List<B>> byPolicy = new LinkedHashMap<>();
         for (B b : config.bindings()) {
@@ -69,12 +69,27 @@ public final class PolicyDispatcher<P, B> {
         }
     }
 
+    /** The namespaces of the default cluster's reviews. */
     public Namespaces namespaces() {
-        return namespaces;
+        return namespaces.of(ClusterContexts.DEFAULT);
     }
 
-    /** Reports every evaluation (and configuration error) for the request to the handler, in order. */
+    /** The namespaces of this cluster's reviews. */
+    public Namespaces namespaces(String cluster) {
+        return namespaces.of(cluster);
+    }
+
+    /** {@link #dispatch(String, AdmissionRequest, Handler)} for the default cluster. */
     public void dispatch(AdmissionRequest request, Handler<P, B> handler) {
+        dispatch(ClusterContexts.DEFAULT, request, handler);
+    }
+
+    /**
+     * Reports every evaluation (and configuration error) for the request to the handler, in order; namespaces come
+     * from {@code cluster}, the cluster that sent the review.
+     */
+    public void dispatch(String cluster, AdmissionRequest request, Handler<P, B> handler) {
+        Namespaces namespaces = this.namespaces.of(cluster);
         for (Entry<P, B> e : entries) {
             try {
                 if (!e.spec().matchConstraints().matches(request, namespaces)) {

@@ -33,7 +33,7 @@ class ClusterNamespacesFailuresTest {
     KubernetesMockServer server;
 
     ClusterNamespaces source(URI api) {
-        return new ClusterNamespaces(new ClusterNamespaces.Connection(api, () -> "t", null),
+        return new ClusterNamespaces(ClusterConnection.of(api, () -> "t", null),
                 new ClusterNamespaces.Settings(Duration.ofSeconds(30), 10, Duration.ofSeconds(2)));
     }
 
@@ -84,9 +84,10 @@ class ClusterNamespacesFailuresTest {
         server.expect().get().withPath("/api/v1/namespaces/broken").andReturn(502, "bad gateway").always();
         NamespaceLookupException e = assertThrows(NamespaceLookupException.class,
                 () -> source(URI.create(server.url("/"))).get("broken"));
+        // No Status body: the client words it from the HTTP status line; the code is kept for the denial.
         assertEquals(502, e.code());
-        assertTrue(e.getMessage().startsWith("the server responded with the status code 502 but did not return more"
-                + " information"), e.getMessage());
+        assertEquals("Bad Gateway", e.getMessage());
+        assertEquals(502, e.denial().code());
     }
 
     @Test
@@ -106,9 +107,9 @@ class ClusterNamespacesFailuresTest {
 
     @Test
     void outsideAClusterThereIsNoConnection(@TempDir Path dir) throws IOException {
-        assertTrue(ClusterNamespaces.Connection.inCluster(Map.of(), dir).isEmpty());
+        assertTrue(ClusterConnection.inCluster(Map.of(), dir).isEmpty());
         Files.writeString(dir.resolve("token"), "t");
-        assertTrue(ClusterNamespaces.Connection.inCluster(Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1",
+        assertTrue(ClusterConnection.inCluster(Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1",
                 "KUBERNETES_SERVICE_PORT", "443"), dir).isEmpty(), "no CA mounted");
     }
 
@@ -117,7 +118,7 @@ class ClusterNamespacesFailuresTest {
         Path file = dir.resolve("token");
         Files.writeString(file, "first\n");
         AtomicLong clock = new AtomicLong();
-        ClusterNamespaces.TokenFile token = new ClusterNamespaces.TokenFile(file, clock::get);
+        ClusterConnection.TokenFile token = new ClusterConnection.TokenFile(file, clock::get);
         assertEquals("first", token.get());
         Files.writeString(file, "rotated");
         clock.addAndGet(Duration.ofSeconds(59).toNanos());

@@ -48,8 +48,8 @@ class ClusterNamespacesTest {
                 .addToLabels("environment", "production").endMetadata().build()).create();
     }
 
-    ClusterNamespaces.Connection connection() {
-        return new ClusterNamespaces.Connection(URI.create(server.url("/")), () -> TOKEN, null);
+    ClusterConnection connection() {
+        return ClusterConnection.of(URI.create(server.url("/")), () -> TOKEN, null);
     }
 
     ClusterNamespaces source(Duration ttl, int size) {
@@ -61,7 +61,7 @@ class ClusterNamespacesTest {
     PolicyConfig<PolicySpec, BindingSpec> fromTheApi() {
         String yaml = Configs.REPLICA_LIMIT.substring(0, Configs.REPLICA_LIMIT.indexOf("{apiVersion: v1, kind: Namespace"));
         NamespaceOptions options = NamespaceOptions.read("test", key -> Optional.empty())
-                .withConnection(() -> Optional.of(connection()));
+                .withClusters(ClusterContexts.of(Map.of(ClusterContexts.DEFAULT, connection())));
         return PolicyConfig.load(ConfigFiles.parse(yaml, "test.yaml"), Configs.VAP, options);
     }
 
@@ -84,7 +84,7 @@ class ClusterNamespacesTest {
     @Test
     void labelsFromTheApiDriveTheBindingsNamespaceSelector() {
         PolicyConfig<PolicySpec, BindingSpec> config = fromTheApi();
-        assertTrue(config.summary("policies").contains("namespaces: from the Kubernetes API at http"),
+        assertTrue(config.summary("policies").contains("namespaces: per cluster from the Kubernetes API, 1 cluster (default: http"),
                 config.summary("policies"));
         assertEquals(List.of("evaluate replicalimit-binding-test.example.com"),
                 dispatch(config, Requests.createDeployment("staging", 5)));
@@ -181,7 +181,7 @@ class ClusterNamespacesTest {
     @Test
     void theFilesWinOverTheApiAndTheDefaultIsWhatTheSimulatorAssumes() {
         NamespaceOptions auto = NamespaceOptions.read("test", key -> Optional.empty())
-                .withConnection(() -> Optional.of(connection()));
+                .withClusters(ClusterContexts.of(Map.of(ClusterContexts.DEFAULT, connection())));
         // 1. Namespace objects in the files: those, the rest as unknown-namespace says (default: name label only).
         Namespaces files = PolicyConfig.load(ConfigFiles.parse(Configs.REPLICA_LIMIT, "t.yaml"), Configs.VAP, auto)
                 .namespaces();
@@ -190,8 +190,8 @@ class ClusterNamespacesTest {
         assertEquals(Map.of("environment", "test", "kubernetes.io/metadata.name", "staging"),
                 files.labelsFor(Requests.createDeployment("staging", 1)));
         // 2. none in the files, in a cluster: the API (see labelsFromTheApi...); 3. neither: the simulator's default.
-        Namespaces neither = auto.withConnection(Optional::empty).choose(Namespaces.of(Map.of(),
-                Namespaces.Unknown.EMPTY));
+        Namespaces neither = auto.withClusters(ClusterContexts.none()).choose(Namespaces.of(Map.of(),
+                Namespaces.Unknown.EMPTY)).of(ClusterContexts.DEFAULT);
         assertEquals(Map.of("kubernetes.io/metadata.name", "staging"),
                 neither.labelsFor(Requests.createDeployment("staging", 1)));
         int before = server.getRequestCount();
@@ -206,11 +206,12 @@ class ClusterNamespacesTest {
                 key -> key.endsWith(".namespaces") ? Optional.of("cluster") : Optional.empty());
         PolicyConfig.InvalidConfigException withFiles = assertThrows(PolicyConfig.InvalidConfigException.class,
                 () -> PolicyConfig.load(ConfigFiles.parse(Configs.REPLICA_LIMIT, "t.yaml"), Configs.VAP,
-                        cluster.withConnection(() -> Optional.of(connection()))));
+                        cluster.withClusters(ClusterContexts.of(Map.of(ClusterContexts.DEFAULT, connection())))));
         assertTrue(withFiles.getMessage().contains("the configuration files hold 3 Namespace objects"),
                 withFiles.getMessage());
         IllegalArgumentException outside = assertThrows(IllegalArgumentException.class,
-                () -> cluster.withConnection(Optional::empty).choose(Namespaces.of(Map.of(), Namespaces.Unknown.EMPTY)));
+                () -> cluster.withClusters(ClusterContexts.none()).choose(Namespaces.of(Map.of(),
+                        Namespaces.Unknown.EMPTY)));
         assertTrue(outside.getMessage().contains("not running in a cluster"), outside.getMessage());
     }
 

@@ -74,7 +74,9 @@ public final class CelGoSemantics implements KubeLibrary {
     public static CelStandardFunctions standardFunctions() {
         return CelStandardFunctions.newBuilder()
                 .filterFunctions((function, overload) -> overload != Conversions.DOUBLE_TO_STRING
-                        && overload != Conversions.STRING_TO_TIMESTAMP)
+                        && overload != Conversions.STRING_TO_TIMESTAMP
+                        // list[i]: dev.tollgate.cel.ListIndex, with cel-go's errors
+                        && overload != CelStandardFunctions.StandardFunction.Overload.Index.INDEX_LIST)
                 .build();
     }
 

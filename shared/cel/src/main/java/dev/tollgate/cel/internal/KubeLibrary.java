@@ -34,4 +34,11 @@ public interface KubeLibrary {
     /** Extra compile-time checks this library makes on a checked expression (e.g. literal regexes). */
     default void validate(CheckedCall call, List<String> errors) {
     }
+
+    /**
+     * Errors of building the program for a checked expression (cel-go's {@code env.Program}), reported by the API
+     * server after the checker's issues as "program instantiation failed: <error>", without a position.
+     */
+    default void programErrors(CheckedCall call, List<String> errors) {
+    }
 }

@@ -20,8 +20,8 @@ import dev.cel.common.types.SimpleType;
 /**
  * The AST validators the API server's base environment adds after type-checking (Kubernetes
  * staging/src/k8s.io/apiserver/pkg/cel/environment/base.go: {@code cel.HomogeneousAggregateLiterals()} and, since
- * 1.29, {@code cel.ValidateDurationLiterals()}, {@code cel.ValidateTimestampLiterals()}), as cel-go cel/validator.go
- * defines them:
+ * 1.29, {@code cel.ValidateDurationLiterals()}, {@code cel.ValidateTimestampLiterals()},
+ * {@code cel.ValidateRegexLiterals()}), as cel-go cel/validator.go defines them:
  *
  * <ul>
  * <li>every list literal's elements, and every map literal's keys and values, have one type (exactly: {@code dyn}
@@ -31,6 +31,8 @@ import dev.cel.common.types.SimpleType;
  * 'B'".</li>
  * <li>{@code timestamp(<literal>)} and {@code duration(<literal>)} are evaluated at compile time; one that fails is
  * the compile error "invalid timestamp argument" / "invalid duration argument", at the literal.</li>
+ * <li>{@code cel.ValidateRegexLiterals()}: the first argument of {@code matches} ({@code s.matches('x++')}'s
+ * pattern), when a literal, must compile as a Go regexp, else "invalid matches argument", at the literal.</li>
  * </ul>
  */
 public final class LiteralValidators {
@@ -56,7 +58,10 @@ public final class LiteralValidators {
                         checkMap(ast, e, report);
                     }
                 }
-                case CALL -> checkLiteralConversion(cel, ast, e, report);
+                case CALL -> {
+                    checkLiteralConversion(cel, ast, e, report);
+                    checkRegexLiteral(e, report);
+                }
                 default -> {
                 }
             }
@@ -139,6 +144,23 @@ public final class LiteralValidators {
             parent = parent.get().parent();
         }
         return false;
+    }
+
+    /** cel-go formatValidator with compileRegex: argument 0 of every {@code matches} call, when a literal. */
+    private static void checkRegexLiteral(CelExpr call, BiConsumer<Long, String> report) {
+        if (!call.call().function().equals("matches") || call.call().args().isEmpty()) {
+            return;
+        }
+        CelExpr arg = call.call().args().get(0);
+        if (arg.getKind() != CelExpr.ExprKind.Kind.CONSTANT
+                || arg.constant().getKind() != CelConstant.Kind.STRING_VALUE) {
+            return;
+        }
+        try {
+            GoRegexp.compile(arg.constant().stringValue());
+        } catch (IllegalArgumentException e) {
+            report.accept(arg.id(), "invalid matches argument");
+        }
     }
 
     /** cel-go formatValidator with evalCall: a conversion of a literal must succeed when compiled. */

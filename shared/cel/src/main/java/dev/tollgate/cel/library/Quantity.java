@@ -23,8 +23,16 @@ public final class Quantity implements Comparable<Quantity> {
             Map.entry("Pi", new BigDecimal(BigInteger.TWO.pow(50))),
             Map.entry("Ei", new BigDecimal(BigInteger.TWO.pow(60))));
 
+    // k8s.io/apimachinery/pkg/api/resource/quantity.go: ErrFormatWrong, ErrNumeric, ErrSuffix
     private static final String FORMAT_ERROR =
             "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    private static final String NUMERIC_ERROR = "unable to parse numeric part of quantity";
+    private static final String SUFFIX_ERROR = "unable to parse quantity's suffix";
+    private static final String SUFFIX_CHARS = "eEinumkKMGTP";
+    /** Decimal exponents beyond this are refused (Go accepts any int32 exponent; BigDecimal arithmetic would not end). */
+    private static final int MAX_EXPONENT = 1000;
+    private static final BigDecimal NANO = new BigDecimal("1e-9");
+    private static final BigDecimal MAX_INT64 = BigDecimal.valueOf(Long.MAX_VALUE);
 
     final BigDecimal value;
 
@@ -32,53 +40,101 @@ public final class Quantity implements Comparable<Quantity> {
         this.value = value;
     }
 
+    /**
+     * Go's {@code resource.ParseQuantity}, its scanner ({@code parseQuantityString}) step by step: sign, digits,
+     * {@code .}digits, then a suffix of {@code eEinumkKMGTP} letters with an optional signed exponent; a suffix that
+     * is none of the known ones is "unable to parse quantity's suffix", anything else malformed the regular
+     * expression message. Values round up to the nearest nano (non-zero values stay non-zero), binary-suffixed ones
+     * are capped at 2^63-1, as upstream.
+     */
     public static Quantity parse(String s) {
         if (s.isEmpty()) {
-            throw new IllegalArgumentException("quantities must not be empty: " + FORMAT_ERROR);
-        }
-        int i = 0;
-        if (s.charAt(0) == '+' || s.charAt(0) == '-') {
-            i++;
-        }
-        int numStart = i;
-        int dots = 0;
-        int digits = 0;
-        while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
-            if (s.charAt(i) == '.') {
-                dots++;
-            } else {
-                digits++;
-            }
-            i++;
-        }
-        if (digits == 0 || dots > 1) {
             throw new IllegalArgumentException(FORMAT_ERROR);
         }
-        String number = s.substring(0, i);
-        String suffix = s.substring(i);
-        BigDecimal multiplier = SUFFIXES.get(suffix);
-        if (multiplier == null) {
-            if (suffix.length() >= 2 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')
-                    && suffix.substring(1).matches("[-+]?[0-9]+")) {
-                int exp;
-                try {
-                    exp = Integer.parseInt(suffix.substring(1));
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(FORMAT_ERROR);
-                }
-                if (Math.abs(exp) > 1000) {
-                    throw new IllegalArgumentException("quantity exponent out of range: " + s);
-                }
-                multiplier = BigDecimal.ONE.scaleByPowerOfTen(exp);
-            } else {
+        int end = s.length();
+        int pos = 0;
+        boolean positive = true;
+        if (s.charAt(0) == '-' || s.charAt(0) == '+') {
+            positive = s.charAt(0) == '+';
+            pos++;
+        }
+        while (pos < end && s.charAt(pos) == '0') {
+            pos++;
+        }
+        if (pos >= end) {
+            return new Quantity(BigDecimal.ZERO);
+        }
+        int numStart = pos;
+        while (pos < end && isDigit(s.charAt(pos))) {
+            pos++;
+        }
+        String num = s.substring(numStart, pos);
+        String denom = "";
+        if (pos < end && s.charAt(pos) == '.') {
+            pos++;
+            int denomStart = pos;
+            while (pos < end && isDigit(s.charAt(pos))) {
+                pos++;
+            }
+            denom = s.substring(denomStart, pos);
+        }
+        String suffix = "";
+        if (pos < end) {
+            int suffixStart = pos;
+            while (pos < end && SUFFIX_CHARS.indexOf(s.charAt(pos)) >= 0) {
+                pos++;
+            }
+            if (pos < end && (s.charAt(pos) == '-' || s.charAt(pos) == '+')) {
+                pos++;
+            }
+            while (pos < end && isDigit(s.charAt(pos))) {
+                pos++;
+            }
+            if (pos < end) {
                 throw new IllegalArgumentException(FORMAT_ERROR);
             }
+            suffix = s.substring(suffixStart);
         }
-        String n = number.substring(numStart).startsWith(".") ? number.replaceFirst("\\.", "0.") : number;
-        if (n.endsWith(".")) {
-            n = n + "0";
+        BigDecimal multiplier = SUFFIXES.get(suffix);
+        boolean binary = suffix.endsWith("i");
+        if (multiplier == null) {
+            multiplier = exponent(suffix);
         }
-        return new Quantity(new BigDecimal(n).multiply(multiplier));
+        BigDecimal amount;
+        try {
+            amount = new BigDecimal((num.isEmpty() ? "0" : num) + (denom.isEmpty() ? "" : "." + denom));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(NUMERIC_ERROR);
+        }
+        amount = amount.multiply(multiplier);
+        if (amount.signum() != 0) {
+            amount = amount.divide(NANO).setScale(0, java.math.RoundingMode.UP).multiply(NANO);   // inf.RoundUp
+        }
+        if (binary && amount.compareTo(MAX_INT64) > 0) {
+            amount = MAX_INT64;
+        }
+        return new Quantity(positive ? amount : amount.negate());
+    }
+
+    /** quantitySuffixer.interpret's last case: {@code e<int>} / {@code E<int>}. */
+    private static BigDecimal exponent(String suffix) {
+        if (suffix.length() > 1 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
+            long exp;
+            try {
+                exp = Long.parseLong(suffix.substring(1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(SUFFIX_ERROR);
+            }
+            if (Math.abs(exp) > MAX_EXPONENT) {
+                throw new IllegalArgumentException("quantity exponent out of range: " + suffix);
+            }
+            return BigDecimal.ONE.scaleByPowerOfTen((int) exp);
+        }
+        throw new IllegalArgumentException(SUFFIX_ERROR);
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     public static boolean isValid(String s) {

@@ -10,19 +10,19 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
-import com.google.re2j.PatternSyntaxException;
 
 import dev.cel.common.CelFunctionDecl;
 import dev.cel.common.types.ListType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.tollgate.cel.internal.CheckedCall;
+import dev.tollgate.cel.internal.GoRegexp;
 import dev.tollgate.cel.internal.KubeLibrary;
 
 /**
  * Kubernetes' regex library: {@code s.find(re)} (first match or ''), {@code s.findAll(re)} and
  * {@code s.findAll(re, n)} (at most n matches; n &lt; 0 means all). RE2 syntax, linear time (re2j), like Go's regexp.
- * Literal patterns (also those of {@code matches}) are checked at compile time.
+ * Literal patterns are compiled with the program; a bad one is a compile error.
  */
 public final class RegexLibrary implements KubeLibrary {
 
@@ -55,10 +55,15 @@ public final class RegexLibrary implements KubeLibrary {
                         args -> findAll((String) args[0], (String) args[1], (Long) args[2])));
     }
 
+    /**
+     * A literal pattern of {@code find}/{@code findAll} is compiled when the program is built, as the API server's
+     * regex optimizations do (k8s.io/apiserver/pkg/cel/library/regex.go FindRegexOptimization,
+     * FindAllRegexOptimization): a bad one fails the program with Go's regexp error. ({@code matches} literals are
+     * cel-go's validator's: {@link dev.tollgate.cel.internal.LiteralValidators}.)
+     */
     @Override
-    public void validate(CheckedCall call, List<String> errors) {
-        if (!call.function().equals("find") && !call.function().equals("findAll")
-                && !call.function().equals("matches")) {
+    public void programErrors(CheckedCall call, List<String> errors) {
+        if (!call.function().equals("find") && !call.function().equals("findAll")) {
             return;
         }
         List<dev.cel.common.ast.CelExpr> ops = call.operands();
@@ -67,9 +72,9 @@ public final class RegexLibrary implements KubeLibrary {
         }
         call.literalString(ops.get(1)).ifPresent(re -> {
             try {
-                Pattern.compile(re);
-            } catch (PatternSyntaxException e) {
-                errors.add("compile error: invalid regular expression: " + e.getMessage());
+                GoRegexp.compile(re);
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
             }
         });
     }
@@ -89,11 +94,7 @@ public final class RegexLibrary implements KubeLibrary {
     static Pattern pattern(String re) {
         Pattern p = CACHE.get(re);
         if (p == null) {
-            try {
-                p = Pattern.compile(re);
-            } catch (PatternSyntaxException e) {
-                throw new IllegalArgumentException("invalid regular expression: " + e.getMessage());
-            }
+            p = GoRegexp.compile(re);   // k8s regex.go: types.WrapErr(err) of regexp.Compile
             if (CACHE.size() >= CACHE_LIMIT) {
                 CACHE.clear();
             }

@@ -208,6 +208,12 @@ public final class StringsExtras implements KubeLibrary {
         if (arg instanceof ByteString b) {
             return b.toStringUtf8();
         }
+        if (arg instanceof com.google.protobuf.Duration d) {
+            return durationString(d);
+        }
+        if (arg instanceof com.google.protobuf.Timestamp t) {
+            return timestampString(t);
+        }
         if (arg instanceof List<?> list) {
             StringBuilder sb = new StringBuilder("[");
             for (int i = 0; i < list.size(); i++) {
@@ -225,6 +231,31 @@ public final class StringsExtras implements KubeLibrary {
             return sb.append('}').toString();
         }
         return arg.toString();
+    }
+
+    /**
+     * cel-go's {@code string(duration)}, which {@code %s} uses at any depth of a list or map argument (cel-go
+     * common/types/duration.go ConvertToType: {@code strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"}):
+     * {@code 3600s}, {@code 1.5s}, {@code 0.000000001s}.
+     */
+    static String durationString(com.google.protobuf.Duration d) {
+        long total = d.getSeconds() * 1_000_000_000L + d.getNanos();   // Go's time.Duration.Seconds()
+        double seconds = (double) (total / 1_000_000_000L) + (double) (total % 1_000_000_000L) / 1e9;
+        return new BigDecimal(Double.toString(seconds)).stripTrailingZeros().toPlainString() + "s";
+    }
+
+    /**
+     * cel-go's {@code string(timestamp)} (common/types/timestamp.go ConvertToType: Go's {@code time.RFC3339Nano} in
+     * UTC): {@code 2023-01-02T03:04:05Z}, fractional seconds without trailing zeros ({@code .5Z}).
+     */
+    static String timestampString(com.google.protobuf.Timestamp t) {
+        java.time.LocalDateTime dt = java.time.LocalDateTime.ofEpochSecond(t.getSeconds(), 0, java.time.ZoneOffset.UTC);
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d",
+                dt.getYear(), dt.getMonthValue(), dt.getDayOfMonth(), dt.getHour(), dt.getMinute(), dt.getSecond()));
+        if (t.getNanos() != 0) {
+            sb.append('.').append(String.format(Locale.ROOT, "%09d", t.getNanos()).replaceFirst("0+$", ""));
+        }
+        return sb.append('Z').toString();
     }
 
     static String quote(String s) {

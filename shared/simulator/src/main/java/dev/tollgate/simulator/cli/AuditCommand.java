@@ -54,7 +54,7 @@ import picocli.CommandLine.Option;
                     + "that cannot be read." },
         exitCodeOnInvalidInput = 2, exitCodeOnExecutionException = 2)
 @RegisterForReflection
-public class AuditCommand implements Callable<Integer> {
+public class AuditCommand implements Callable<Integer>, LocalBundle {
 
     private static final ServedResource NAMESPACES = new ServedResource("", "v1", "namespaces", "Namespace", false,
             List.of("list"));
@@ -90,9 +90,13 @@ public class AuditCommand implements Callable<Integer> {
             + "YAML or JSON, as for review; repeatable")
     List<Path> configs = new ArrayList<>();
 
-    @Option(names = "--url", paramLabel = "[FUNCTION=]URL", description = "render the bundled catalog against remote "
-            + "functions, as for review; repeatable")
+    @Option(names = "--url", paramLabel = "[FUNCTION=]URL", description = "render the bundled catalog (or the "
+            + "--webhook files) against remote functions, as for review; repeatable")
     List<String> urls = new ArrayList<>();
+
+    @Option(names = "--webhook", paramLabel = "FILE", description = "a function's webhook.yaml, bundled or not, "
+            + "rendered against --url instead of the bundled catalog, as for review; repeatable")
+    List<Path> webhooks = new ArrayList<>();
 
     @Option(names = "--ca-file", paramLabel = "PEM", description = "CA certificates to trust for HTTPS webhooks")
     Path caFile;
@@ -156,12 +160,18 @@ public class AuditCommand implements Callable<Integer> {
     }
 
     @Override
+    public boolean needsLocalBundle() {
+        return !clusterWebhooks && configs.isEmpty() && urls.isEmpty() && webhooks.isEmpty();
+    }
+
+    @Override
     public Integer call() {
         try {
             checkOptions();
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             Configurations configurations = clusterWebhooks ? null
-                    : ReviewCommand.configurations(configs, urls, caPem, excluded, localBundleUrl, "tollgate audit");
+                    : ReviewCommand.configurations(configs, webhooks, urls, caPem, excluded, localBundleUrl,
+                            "tollgate audit");
             try (Cluster cluster = connector.apply(this)) {
                 List<String> notes = new ArrayList<>();
                 if (configurations == null) {
@@ -234,9 +244,9 @@ public class AuditCommand implements Callable<Integer> {
         if (concurrency < 1) {
             throw new InputException("--concurrency must be at least 1, got " + concurrency);
         }
-        if (clusterWebhooks && (!configs.isEmpty() || !urls.isEmpty())) {
+        if (clusterWebhooks && (!configs.isEmpty() || !urls.isEmpty() || !webhooks.isEmpty())) {
             throw new InputException("--cluster-webhooks takes the configurations from the cluster: leave out "
-                    + "--config and --url");
+                    + "--config, --url and --webhook");
         }
     }
 

@@ -8,8 +8,8 @@ import io.quarkus.vertx.http.HttpServer;
 import picocli.CommandLine;
 
 /**
- * Entry point: Quarkus has started (so the bundled functions are being served on a loopback port), then picocli runs
- * the command; its exit status is the process's.
+ * Entry point: Quarkus has started (serving the bundled functions on a free loopback port when the command calls
+ * them, see {@link Preflight}), then picocli runs the command; its exit status is the process's.
  */
 @QuarkusMain
 public class Main implements QuarkusApplication {
@@ -19,18 +19,7 @@ public class Main implements QuarkusApplication {
 
     @Override
     public int run(String... args) {
-        CommandLine cli = new CommandLine(new TollgateCommand(), new CommandLine.IFactory() {
-            @Override
-            public <K> K create(Class<K> cls) throws Exception {
-                if (cls == ReviewCommand.class) {
-                    return cls.cast(new ReviewCommand(() -> "http://127.0.0.1:" + server.getPort()));
-                }
-                if (cls == AuditCommand.class) {
-                    return cls.cast(new AuditCommand(() -> "http://127.0.0.1:" + server.getPort()));
-                }
-                return CommandLine.defaultFactory().create(cls);
-            }
-        });
+        CommandLine cli = TollgateCommand.commandLine(() -> "http://127.0.0.1:" + server.getPort());
         Launch.showVersion(cli);
         return cli.execute(args);
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 import dev.tollgate.admission.Operation;
+import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.simulator.BundleCatalog;
 import dev.tollgate.simulator.Configurations;
@@ -39,7 +40,7 @@ import picocli.CommandLine.Parameters;
             "Exit status: 0 when every manifest is allowed, 1 when any is denied, 2 for bad input." },
         exitCodeOnInvalidInput = 2, exitCodeOnExecutionException = 2)
 @RegisterForReflection
-public class ReviewCommand implements Callable<Integer> {
+public class ReviewCommand implements Callable<Integer>, LocalBundle {
 
     @Parameters(arity = "1..*", paramLabel = "MANIFEST",
             description = "YAML or JSON files, or folders of them (each document one object; Lists are expanded)")
@@ -56,6 +57,15 @@ public class ReviewCommand implements Callable<Integer> {
     @Option(names = "--namespaces", paramLabel = "FILE", description = "Namespace objects, for namespaceSelector "
             + "and namespaceObject (others are assumed to carry only the kubernetes.io/metadata.name label)")
     List<Path> namespaces = new ArrayList<>();
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "take namespaces (namespaceSelector, "
+            + "namespaceObject) from this cluster, for the webhooks and the bundled CEL functions alike; --namespaces "
+            + "and Namespaces among the manifests come first")
+    Path kubeconfig;
+
+    @Option(names = "--context", paramLabel = "NAME", description = "the kubeconfig context for --kubeconfig "
+            + "(default: the current one)")
+    String context;
 
     @Option(names = "--default-namespace", defaultValue = "default", paramLabel = "NS",
             description = "namespace of namespaced objects that name none (default: ${DEFAULT-VALUE})")
@@ -77,10 +87,15 @@ public class ReviewCommand implements Callable<Integer> {
             + "YAML or JSON (e.g. the Terraform module's output); repeatable")
     List<Path> configs = new ArrayList<>();
 
-    @Option(names = "--url", paramLabel = "[FUNCTION=]URL", description = "render the bundled catalog against remote "
-            + "functions: a base URL serving every function (an all-in-one bundle), or FUNCTION=URL per function; "
-            + "repeatable")
+    @Option(names = "--url", paramLabel = "[FUNCTION=]URL", description = "render the bundled catalog (or the "
+            + "--webhook files) against remote functions: a base URL serving every function (an all-in-one bundle, "
+            + "or the one function of --webhook), or FUNCTION=URL per function; repeatable")
     List<String> urls = new ArrayList<>();
+
+    @Option(names = "--webhook", paramLabel = "FILE", description = "a function's webhook.yaml "
+            + "(functions/<name>/webhook.yaml, bundled or not, e.g. one just generated): its webhooks are rendered "
+            + "against --url instead of the bundled catalog; repeatable")
+    List<Path> webhooks = new ArrayList<>();
 
     @Option(names = "--ca-file", paramLabel = "PEM", description = "CA certificates to trust for HTTPS webhooks "
             + "(put in the rendered caBundle; also used for configurations without one)")
@@ -111,6 +126,21 @@ public class ReviewCommand implements Callable<Integer> {
         this.localBundleUrl = localBundleUrl;
     }
 
+    /** The namespaces of the --kubeconfig cluster (after those given in files: the first of a name counts). */
+    private List<InputManifest> clusterNamespaces() {
+        try (dev.tollgate.simulator.audit.Cluster cluster = dev.tollgate.simulator.audit.Cluster.connect(kubeconfig,
+                context)) {
+            return cluster.listAll(new dev.tollgate.simulator.audit.ServedResource("", "v1", "namespaces",
+                    "Namespace", false, List.of("list")), 500).stream().map(ns -> new InputManifest("cluster", ns))
+                    .toList();
+        }
+    }
+
+    @Override
+    public boolean needsLocalBundle() {
+        return configs.isEmpty() && urls.isEmpty() && webhooks.isEmpty();
+    }
+
     @Override
     public Integer call() {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
@@ -119,8 +149,8 @@ public class ReviewCommand implements Callable<Integer> {
                 throw new InputException("--output must be text or json, got '" + output + "'");
             }
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
-            Configurations configurations = configurations(configs, urls, caPem, excluded, localBundleUrl,
-                    "tollgate review");
+            Configurations configurations = configurations(configs, webhooks, urls, caPem, excluded,
+                    localBundleUrl, "tollgate review");
             List<String> problems = new ArrayList<>();
             List<InputManifest> inputs = InputManifest.read(manifests, problems);
             problems.addAll(new KindCheck(customKinds, configs.isEmpty() ? List.of() : configurations.objects())
@@ -135,6 +165,11 @@ public class ReviewCommand implements Callable<Integer> {
             List<InputManifest> knownNamespaces = new ArrayList<>(InputManifest.read(namespaces));
             inputs.stream().filter(m -> m.kind().equals("Namespace") && m.apiVersion().equals("v1"))
                     .forEach(knownNamespaces::add);
+            if (kubeconfig != null) {
+                knownNamespaces.addAll(clusterNamespaces());
+            } else if (context != null) {
+                throw new InputException("--context needs --kubeconfig");
+            }
             ReviewSettings settings = new ReviewSettings(operation, InputManifest.read(old), knownNamespaces, user,
                     groups.isEmpty() ? List.of("system:masters", "system:authenticated") : groups, dryRun,
                     defaultNamespace);
@@ -149,23 +184,47 @@ public class ReviewCommand implements Callable<Integer> {
             }
             out.print(output.equals("json") ? Reports.json(reports) : Reports.text(reports, verbose));
             return reports.stream().allMatch(ManifestReport::allowed) ? 0 : 1;
-        } catch (InputException e) {
+        } catch (InputException | dev.tollgate.simulator.audit.ClusterException e) {
             System.err.println("tollgate review: " + SecretUrls.redactIn(e.getMessage()));
             return 2;
         }
+    }
+
+    /** The admission entries of the given webhook.yaml files, each of the function its folder names. */
+    private static List<WebhookRegistration> catalog(List<Path> webhooks) {
+        List<WebhookRegistration> out = new ArrayList<>();
+        for (Path file : webhooks) {
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                throw new InputException("--webhook " + file + ": no such file");
+            }
+            try {
+                Registrations.load(file).stream().filter(r -> !r.conversion()).forEach(out::add);
+            } catch (RuntimeException e) {
+                throw new InputException("--webhook " + file + ": " + e.getMessage());
+            }
+        }
+        if (out.isEmpty()) {
+            throw new InputException("--webhook " + webhooks + ": no admission webhook entries (conversion entries "
+                    + "belong to tollgate convert)");
+        }
+        return out;
     }
 
     /**
      * The configurations to play: from {@code --config} files, rendered from the catalog for {@code --url}s, or (with
      * neither) rendered for the bundle this process serves. Shared with {@code tollgate audit}.
      */
-    static Configurations configurations(List<Path> configs, List<String> urls, String caPem, List<String> excluded,
-            Supplier<String> localBundleUrl, String command) {
+    static Configurations configurations(List<Path> configs, List<Path> webhooks, List<String> urls, String caPem,
+            List<String> excluded, Supplier<String> localBundleUrl, String command) {
         List<Configurations> parts = new ArrayList<>();
         if (!configs.isEmpty()) {
             parts.add(Configurations.read(configs));
         }
-        List<WebhookRegistration> catalog = BundleCatalog.registrations();
+        if (!webhooks.isEmpty() && urls.isEmpty()) {
+            throw new InputException("--webhook needs --url: where its function is served (only the bundled "
+                    + "functions are served in-process), e.g. --url http://127.0.0.1:8080");
+        }
+        List<WebhookRegistration> catalog = webhooks.isEmpty() ? BundleCatalog.registrations() : catalog(webhooks);
         if (!urls.isEmpty()) {
             String base = null;
             Map<String, String> byFunction = new LinkedHashMap<>();
@@ -182,7 +241,10 @@ public class ReviewCommand implements Callable<Integer> {
             List<String> unknown = byFunction.keySet().stream()
                     .filter(f -> catalog.stream().noneMatch(r -> r.function().equals(f))).toList();
             if (!unknown.isEmpty()) {
-                throw new InputException("--url names functions that are not bundled: " + unknown);
+                throw new InputException(webhooks.isEmpty() ? "--url names functions that are not bundled: " + unknown
+                        + "; give another function's webhook.yaml with --webhook"
+                        : "--url names functions that no --webhook file declares: " + unknown + " (declared: "
+                        + catalog.stream().map(WebhookRegistration::function).distinct().toList() + ")");
             }
             String fallback = base;
             List<String> missing = catalog.stream().map(WebhookRegistration::function).distinct()

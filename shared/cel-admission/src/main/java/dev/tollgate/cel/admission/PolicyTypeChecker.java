@@ -1,0 +1,306 @@
+package dev.tollgate.cel.admission;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.cel.common.types.CelType;
+import dev.tollgate.admission.GroupVersionKind;
+import dev.tollgate.cel.CelCompileException;
+import dev.tollgate.cel.DeclaredTypes;
+import dev.tollgate.cel.ExpressionSet;
+import dev.tollgate.cel.KubeCel;
+import dev.tollgate.cel.NamedExpression;
+import dev.tollgate.cel.ResultType;
+import dev.tollgate.cel.SchemaTypes;
+
+/**
+ * Checks every CEL expression of a ValidatingAdmissionPolicy or MutatingAdmissionPolicy before any request, as the
+ * API server does when the policy is created and afterwards:
+ *
+ * <ul>
+ * <li>{@link Severity#ERROR}: the expression does not compile in the admission environment ({@code object} dyn),
+ * or its result has the wrong type: the API server refuses such a policy (pkg/apis/admissionregistration/validation
+ * compiles each expression with admission/plugin/cel/compile.go; the message is its field error,
+ * {@code spec.validations[0].expression: Invalid value: "...": compilation failed: ERROR: <input>:1:5: ...}).</li>
+ * <li>{@link Severity#WARNING}: the expression compiles, but not with {@code object}/{@code oldObject} (and
+ * {@code params}) typed from the OpenAPI schema of a kind the policy matches: a misspelled field
+ * ({@code object.spec.containres}: "undefined field 'containres'"), an operator applied to the wrong types. The API
+ * server only reports these, in {@code status.typeChecking.expressionWarnings} (admission/plugin/policy/validating/
+ * typechecking.go: the kinds come from {@code matchConstraints.resourceRules} without wildcards, at most 10, each
+ * checked against its schema, {@code common.SchemaDeclType}; the warning is {@code <group>/<version>,
+ * Kind=<kind>: <issues>} per kind).</li>
+ * </ul>
+ *
+ * <p>Upstream type-checks the validations and their messageExpressions; this checks the variables, matchConditions
+ * and auditAnnotations the same way. A MutatingAdmissionPolicy's mutations that build {@code Object{...}} or
+ * {@code JSONPatch{...}} values are not checked here (the shared environment does not declare those types).
+ */
+public final class PolicyTypeChecker {
+
+    /** typechecking.go maxTypesToCheck. */
+    static final int MAX_TYPES_TO_CHECK = 10;
+
+    private static final Pattern STRUCT_LITERAL = Pattern.compile("\\b(Object|JSONPatch)(\\.[\\w.]+)?\\s*\\{");
+
+    public enum Severity { ERROR, WARNING }
+
+    /**
+     * One problem: {@code source} names the document ({@code file#2}), {@code policy} the policy, {@code fieldRef}
+     * the expression ({@code spec.validations[0].expression}); {@code message} is the API server's.
+     */
+    public record Finding(Severity severity, String source, String policy, String fieldRef, String message) {
+        @Override
+        public String toString() {
+            return severity + " " + source + " " + policy + " " + fieldRef + ": " + message;
+        }
+    }
+
+    private record Expr(String fieldRef, String source, ResultType type) {
+    }
+
+    private final KubeCel cel;
+    private final SchemaResolver schemas;
+
+    public PolicyTypeChecker(KubeCel cel, SchemaResolver schemas) {
+        this.cel = cel;
+        this.schemas = schemas;
+    }
+
+    /** Checks every ValidatingAdmissionPolicy and MutatingAdmissionPolicy among the documents; others are skipped. */
+    public List<Finding> check(List<ConfigFiles.Document> documents) {
+        List<Finding> all = new ArrayList<>();
+        for (ConfigFiles.Document d : documents) {
+            String kind = d.kind();
+            if (d.apiVersion().startsWith("admissionregistration.k8s.io/")
+                    && (kind.equals("ValidatingAdmissionPolicy") || kind.equals("MutatingAdmissionPolicy"))) {
+                all.addAll(check(d.object(), d.describe()));
+            }
+        }
+        return all;
+    }
+
+    /** Checks one policy object. */
+    public List<Finding> check(JsonNode policy, String source) {
+        String name = policy.path("metadata").path("name").asText();
+        JsonNode spec = policy.path("spec");
+        List<Finding> findings = new ArrayList<>();
+
+        // 1. the API server's own compilation: errors refuse the policy
+        List<NamedExpression> variables = new ArrayList<>();
+        List<String> variableRefs = new ArrayList<>();
+        JsonNode vars = spec.path("variables");
+        for (int i = 0; i < vars.size(); i++) {
+            variables.add(new NamedExpression(vars.get(i).path("name").asText(),
+                    vars.get(i).path("expression").asText()));
+            variableRefs.add("spec.variables[" + i + "].expression");
+        }
+        List<NamedExpression> usable = new ArrayList<>(variables);
+        ExpressionSet set = compileVariables(usable, variableRefs, DeclaredTypes.none(), (ref, e) ->
+                findings.add(new Finding(Severity.ERROR, source, name, ref, invalid(e))));
+        List<Expr> expressions = expressions(policy);
+        List<Expr> compiled = new ArrayList<>();
+        for (Expr x : expressions) {
+            try {
+                set.compile(x.source(), x.type());
+                compiled.add(x);
+            } catch (CelCompileException e) {
+                findings.add(new Finding(Severity.ERROR, source, name, x.fieldRef(), invalid(e)));
+            }
+        }
+
+        // 2. type checking against the schemas of the matched kinds: warnings
+        Map<String, StringBuilder> warnings = new LinkedHashMap<>();
+        Optional<CelType> params = paramsType(spec.path("paramKind"));
+        for (GroupVersionKind gvk : typesToCheck(spec.path("matchConstraints"))) {
+            Optional<SchemaResolver.Schema> schema = schemas.schema(gvk);
+            if (schema.isEmpty()) {
+                continue;   // as upstream: a kind without a schema is not checked
+            }
+            CelType object = SchemaTypes.ofResource(schema.get().node(), gvk.kind(), schema.get().refs());
+            DeclaredTypes types = DeclaredTypes.none().with("object", object).with("oldObject", object);
+            if (params.isPresent()) {
+                types = types.with("params", params.get());
+            }
+            List<NamedExpression> typedVariables = new ArrayList<>(usable);
+            ExpressionSet typed = compileVariables(typedVariables, variableRefs, types,
+                    (ref, e) -> warn(warnings, ref, gvk, e));
+            for (Expr x : compiled) {
+                try {
+                    typed.compile(x.source(), ResultType.ANY);   // typechecking.go: the result type is not enforced
+                } catch (CelCompileException e) {
+                    warn(warnings, x.fieldRef(), gvk, e);
+                }
+            }
+        }
+        warnings.forEach((ref, text) -> findings.add(new Finding(Severity.WARNING, source, name, ref,
+                text.toString())));
+        return findings;
+    }
+
+    /**
+     * Compiles the variables in order; one that fails is reported and replaced by a {@code dyn} one (the API
+     * server's composition declares a failed variable as dyn), so the rest are still checked.
+     */
+    private ExpressionSet compileVariables(List<NamedExpression> variables, List<String> refs, DeclaredTypes types,
+            java.util.function.BiConsumer<String, CelCompileException> report) {
+        while (true) {
+            try {
+                return cel.compileVariables(variables, types);
+            } catch (CelCompileException e) {
+                int failed = failedVariable(variables, types, e);
+                report.accept(refs.get(failed), e);
+                variables.set(failed, new NamedExpression(variables.get(failed).name(), "dyn(null)"));
+            }
+        }
+    }
+
+    private int failedVariable(List<NamedExpression> variables, DeclaredTypes types, CelCompileException e) {
+        for (int i = 0; i < variables.size(); i++) {
+            if (variables.get(i).expression().equals(e.expression())) {
+                try {
+                    cel.compileVariables(variables.subList(0, i + 1), types);
+                } catch (CelCompileException inner) {
+                    return i;
+                }
+            }
+        }
+        throw new IllegalStateException("no variable failed: " + e.getMessage());
+    }
+
+    private static void warn(Map<String, StringBuilder> warnings, String ref, GroupVersionKind gvk,
+            CelCompileException e) {
+        StringBuilder sb = warnings.computeIfAbsent(ref, r -> new StringBuilder());
+        if (sb.length() > 0) {
+            sb.append('\n');    // TypeCheckingResults.String(): one result per kind, joined by newlines
+        }
+        // TypeCheckingResult.String(): "%v: %s\n" of the GroupVersionKind and the issues
+        sb.append(gvk.group()).append('/').append(gvk.version()).append(", Kind=").append(gvk.kind()).append(": ")
+                .append(e.details()).append('\n');
+    }
+
+    /** The field error the API server refuses the policy with (field.Invalid of the expression). */
+    private static String invalid(CelCompileException e) {
+        String detail = e.details().startsWith("ERROR: ") ? "compilation failed: " + e.details() : e.details();
+        return "Invalid value: " + goQuote(e.expression()) + ": " + detail;
+    }
+
+    /** Go's %q for the expression (field.Error's ErrorBody). */
+    static String goQuote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\t' -> sb.append("\\t");
+                case '\r' -> sb.append("\\r");
+                default -> sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    private static List<Expr> expressions(JsonNode policy) {
+        JsonNode spec = policy.path("spec");
+        List<Expr> out = new ArrayList<>();
+        JsonNode conditions = spec.path("matchConditions");
+        for (int i = 0; i < conditions.size(); i++) {
+            out.add(new Expr("spec.matchConditions[" + i + "].expression",
+                    conditions.get(i).path("expression").asText(), ResultType.BOOL));
+        }
+        JsonNode validations = spec.path("validations");
+        for (int i = 0; i < validations.size(); i++) {
+            JsonNode v = validations.get(i);
+            out.add(new Expr("spec.validations[" + i + "].expression", v.path("expression").asText(),
+                    ResultType.BOOL));
+            if (!v.path("messageExpression").asText().isEmpty()) {
+                out.add(new Expr("spec.validations[" + i + "].messageExpression",
+                        v.path("messageExpression").asText(), ResultType.STRING));
+            }
+        }
+        JsonNode audit = spec.path("auditAnnotations");
+        for (int i = 0; i < audit.size(); i++) {
+            out.add(new Expr("spec.auditAnnotations[" + i + "].valueExpression",
+                    audit.get(i).path("valueExpression").asText(), ResultType.STRING_OR_NULL));
+        }
+        JsonNode mutations = spec.path("mutations");
+        for (int i = 0; i < mutations.size(); i++) {
+            JsonNode m = mutations.get(i);
+            String field = m.has("jsonPatch") ? "jsonPatch" : "applyConfiguration";
+            String expression = m.path(field).path("expression").asText();
+            if (!STRUCT_LITERAL.matcher(expression).find()) {
+                out.add(new Expr("spec.mutations[" + i + "]." + field + ".expression", expression, ResultType.ANY));
+            }
+        }
+        return out;
+    }
+
+    private Optional<CelType> paramsType(JsonNode paramKind) {
+        if (!paramKind.isObject()) {
+            return Optional.empty();
+        }
+        String apiVersion = paramKind.path("apiVersion").asText();
+        int slash = apiVersion.indexOf('/');
+        GroupVersionKind gvk = GroupVersionKind.of(slash < 0 ? "" : apiVersion.substring(0, slash),
+                apiVersion.substring(slash + 1), paramKind.path("kind").asText());
+        return schemas.schema(gvk).map(s -> SchemaTypes.ofResource(s.node(), gvk.kind(), s.refs()));
+    }
+
+    /**
+     * typechecking.go typesToCheck: every group x version x resource of matchConstraints.resourceRules, rules with a
+     * wildcard group or version skipped, wildcard and subresource names skipped, sorted; the kinds they map to,
+     * at most {@link #MAX_TYPES_TO_CHECK}, sorted by group, version, kind.
+     */
+    List<GroupVersionKind> typesToCheck(JsonNode matchConstraints) {
+        TreeSet<GroupVersionKind> gvks = new TreeSet<>(java.util.Comparator.comparing(GroupVersionKind::group)
+                .thenComparing(GroupVersionKind::version).thenComparing(GroupVersionKind::kind));
+        int count = 0;
+        for (JsonNode rule : matchConstraints.path("resourceRules")) {
+            List<String> groups = names(rule.path("apiGroups"), true);
+            List<String> versions = names(rule.path("apiVersions"), true);
+            List<String> resources = new ArrayList<>();
+            for (JsonNode r : rule.path("resources")) {
+                if (!r.asText().contains("*") && !r.asText().contains("/")) {
+                    resources.add(r.asText());
+                }
+            }
+            if (groups == null || versions == null || groups.isEmpty() || versions.isEmpty() || resources.isEmpty()) {
+                continue;
+            }
+            java.util.Collections.sort(resources);
+            for (String g : groups) {
+                for (String v : versions) {
+                    for (String r : resources) {
+                        for (GroupVersionKind gvk : schemas.kindsFor(g, v, r)) {
+                            gvks.add(gvk);
+                            if (++count == MAX_TYPES_TO_CHECK) {
+                                return new ArrayList<>(gvks);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return new ArrayList<>(gvks);
+    }
+
+    /** The sorted names, or null when one is a wildcard (extractGroups / extractVersions give up). */
+    private static List<String> names(JsonNode list, boolean giveUpOnWildcard) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode n : list) {
+            if (giveUpOnWildcard && n.asText().contains("*")) {
+                return null;
+            }
+            out.add(n.asText());
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+}

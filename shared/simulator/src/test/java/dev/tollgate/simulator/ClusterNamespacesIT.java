@@ -1,0 +1,123 @@
+package dev.tollgate.simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.tollgate.testing.KubeApiServer;
+
+/**
+ * The packaged CLI against a real kube-apiserver (../shared/tools/kube-apiserver): the bundled cel-mutate, served
+ * in-process, takes its namespaces from the audited cluster, not from the shipped policies/namespaces.yaml. The
+ * namespace {@code orders} exists only in the cluster, labelled {@code mesh=enabled}, which binds the shipped
+ * mesh-sidecar MutatingAdmissionPolicy: {@code audit --as-create} and {@code review --kubeconfig} must predict its
+ * sidecar, as the cluster itself would add it.
+ */
+class ClusterNamespacesIT {
+
+    static KubeApiServer cluster;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        cluster = KubeApiServer.start("ClusterNamespacesIT", "clusters-audit").orElse(null);
+        if (cluster == null) {
+            return;
+        }
+        cluster.apply("""
+                {apiVersion: v1, kind: Namespace, metadata: {name: orders, labels: {mesh: enabled,
+                 kubernetes.io/metadata.name: orders}}}
+                ---
+                {apiVersion: v1, kind: ServiceAccount, metadata: {name: default, namespace: orders},
+                 automountServiceAccountToken: false}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: web, namespace: orders, labels: {app: web}}
+                spec:
+                  containers: [{name: app, image: "registry.example.com/shop/web:1.4"}]
+                """);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.stop();
+        }
+    }
+
+    private record Result(int exit, String stdout, String stderr) {
+    }
+
+    private Result tollgate(String... args) throws Exception {
+        Path root = Path.of(System.getProperty("tollgate.root.dir", "../..")).toAbsolutePath().normalize();
+        Path jar = Path.of("shared/simulator/target/quarkus-app/quarkus-run.jar");
+        assertTrue(Files.isRegularFile(root.resolve(jar)), "package the simulator first: " + root.resolve(jar));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-jar", jar.toString()));
+        command.addAll(List.of(args));
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(command).directory(root.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile()).start();
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("tollgate did not finish in 300 s:\n" + Files.readString(err));
+        }
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Test
+    void auditAsCreatePredictsTheMutationTheClustersNamespaceBinds() throws Exception {
+        assumeTrue(cluster != null);
+        Result r = tollgate("audit", "--kubeconfig", cluster.kubeconfig().toString(), "-n", "orders", "--as-create",
+                "-o", "json");
+        JsonNode findings = new ObjectMapper().readTree(r.stdout()).path("findings");
+        JsonNode web = null;
+        for (JsonNode f : findings) {
+            if (f.path("kind").asText().equals("Pod") && f.path("name").asText().equals("web")) {
+                web = f;
+            }
+        }
+        assertTrue(web != null, r.stdout() + r.stderr());
+        assertTrue(web.path("patch").toString().contains("registry.example.com/mesh/proxy:1.2.0"), web.toString());
+    }
+
+    @Test
+    void reviewWithAKubeconfigTakesTheClustersNamespaces() throws Exception {
+        assumeTrue(cluster != null);
+        Path pod = dir.resolve("pod.yaml");
+        Files.writeString(pod, """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: api, namespace: orders}
+                spec:
+                  containers: [{name: app, image: "registry.example.com/shop/api:2"}]
+                """);
+        Result without = tollgate("review", "-o", "json", pod.toString());
+        assertTrue(!without.stdout().contains("mesh/proxy"), "the shipped namespaces do not hold orders: "
+                + without.stdout());
+        Result with = tollgate("review", "--kubeconfig", cluster.kubeconfig().toString(), "-o", "json",
+                pod.toString());
+        assertTrue(with.stdout().contains("registry.example.com/mesh/proxy:1.2.0"), with.stdout() + with.stderr());
+        Result badContext = tollgate("review", "--kubeconfig", cluster.kubeconfig().toString(), "--context", "nope",
+                pod.toString());
+        assertEquals(2, badContext.exit(), badContext.stdout() + badContext.stderr());
+    }
+}

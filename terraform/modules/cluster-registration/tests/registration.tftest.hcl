@@ -1,0 +1,134 @@
+# Two governed clusters served by one set of functions: each cluster's webhook URLs carry its own path token, each
+# gets the read-only ServiceAccount and RBAC, and the functions' Secret holds one kubeconfig per connected cluster.
+
+variables {
+  catalog = {
+    functions = {
+      demo = {
+        webhooks = [{
+          type = "validating"
+          path = "/demo"
+          webhook = {
+            name                    = "demo.tollgate.dev"
+            rules                   = [{ operations = ["CREATE"], apiGroups = [""], apiVersions = ["v1"], resources = ["pods"] }]
+            sideEffects             = "None"
+            admissionReviewVersions = ["v1"]
+            timeoutSeconds          = 10
+          }
+        }]
+      }
+    }
+  }
+  function_urls = { demo = "https://demo.functions.example.com" }
+  clusters = {
+    east = { kubernetes_version = "1.30", server = "https://east.example.com:6443", certificate_authority = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n" }
+    west = { kubernetes_version = "1.20", server = "https://west.example.com", namespace_exclusions = false }
+  }
+  caller_credentials = { demo = "path-token" }
+  path_tokens = {
+    east = { demo = "east-token-0123456789" }
+    west = { demo = "west-token-0123456789" }
+  }
+  reader_tokens   = { east = "reader-east" }
+  param_resources = [{ api_groups = [""], resources = ["configmaps"] }]
+}
+
+run "each_cluster_calls_with_its_own_token" {
+  command = plan
+
+  assert {
+    condition     = nonsensitive(output.cluster_manifests["east"][5].webhooks[0].clientConfig.url) == "https://demo.functions.example.com/east-token-0123456789/demo"
+    error_message = "east's configuration carries east's token"
+  }
+  assert {
+    condition     = nonsensitive(output.cluster_manifests["west"][5].webhooks[0].clientConfig.url) == "https://demo.functions.example.com/west-token-0123456789/demo"
+    error_message = "west's configuration carries west's token"
+  }
+  assert {
+    condition     = !strcontains(nonsensitive(output.cluster_manifests_yaml["west"]), "east-token")
+    error_message = "no cluster's manifests hold another cluster's token"
+  }
+  assert {
+    condition     = !can(nonsensitive(output.cluster_manifests["west"][5].webhooks[0].namespaceSelector)) && length(nonsensitive(output.cluster_manifests["east"][5].webhooks[0].namespaceSelector.matchExpressions)) == 1
+    error_message = "each cluster's kubernetes_version applies to its own configuration (1.20: no metadata.name exclusions)"
+  }
+}
+
+run "each_cluster_gets_the_read_only_service_account_and_rbac" {
+  command = plan
+
+  assert {
+    condition     = [for m in output.rbac_manifests : m.kind] == ["Namespace", "ServiceAccount", "Secret", "ClusterRole", "ClusterRoleBinding"]
+    error_message = "namespace, service account, its token, role and binding"
+  }
+  assert {
+    condition = jsonencode(output.rbac_manifests[3].rules) == jsonencode([
+      { apiGroups = [""], resources = ["namespaces"], verbs = ["get", "list", "watch"] },
+      { apiGroups = [""], resources = ["configmaps"], verbs = ["get", "list", "watch"] },
+    ])
+    error_message = "read-only: namespaces and the params' resources"
+  }
+  assert {
+    condition     = jsonencode(output.rbac_manifests[4].subjects) == jsonencode([{ kind = "ServiceAccount", name = "tollgate-reader", namespace = "tollgate" }])
+    error_message = "the binding names the service account"
+  }
+  assert {
+    condition     = [for n, m in nonsensitive(output.cluster_manifests) : length(m)] == [6, 6]
+    error_message = "both clusters: RBAC then their webhook configurations"
+  }
+}
+
+run "the_functions_secret_holds_each_connected_clusters_kubeconfig" {
+  command = plan
+
+  assert {
+    condition     = keys(nonsensitive(output.clusters_secret.stringData)) == ["east.kubeconfig"]
+    error_message = "only the cluster with a reader token is connected"
+  }
+  assert {
+    condition     = yamldecode(nonsensitive(output.clusters_secret.stringData["east.kubeconfig"])).clusters[0].cluster == { server = "https://east.example.com:6443", "certificate-authority-data" = base64encode("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n") }
+    error_message = "east's kubeconfig: its server and CA"
+  }
+  assert {
+    condition     = yamldecode(nonsensitive(output.clusters_secret.stringData["east.kubeconfig"])).users[0].user.token == "reader-east"
+    error_message = "east's kubeconfig: its reader token"
+  }
+  assert {
+    condition     = keys(output.missing_reader_tokens) == ["west"]
+    error_message = "west still needs its reader token"
+  }
+  assert {
+    condition     = output.timeouts["demo"].internal_deadline_ms == 4000 && output.timeouts["demo"].request_timeout_seconds == 9
+    error_message = "the timeouts of the declared timeoutSeconds, the same for every cluster"
+  }
+}
+
+run "refuses_a_cluster_without_the_path_token_its_function_requires" {
+  command = plan
+
+  variables {
+    path_tokens = { east = { demo = "east-token-0123456789" } }
+  }
+
+  expect_failures = [var.caller_credentials]
+}
+
+run "refuses_a_cluster_name_that_is_not_a_dns_label" {
+  command = plan
+
+  variables {
+    clusters = { East_1 = { kubernetes_version = "1.30", server = "https://east.example.com" } }
+  }
+
+  expect_failures = [var.clusters]
+}
+
+run "refuses_tokens_for_unknown_clusters" {
+  command = plan
+
+  variables {
+    reader_tokens = { north = "x" }
+  }
+
+  expect_failures = [var.reader_tokens]
+}
