@@ -13,6 +13,7 @@ import dev.tollgate.admission.conversion.ConversionPolicy;
  */
 sealed interface ServedPolicy {
 
+    /** The function's name, from its webhook.yaml: the first segment of the path. */
     String name();
 
     /** The review type a request body must hold, for messages: "an AdmissionReview" or "a ConversionReview". */
@@ -21,11 +22,7 @@ sealed interface ServedPolicy {
     /** Reads this policy's review type from {@code parser} (positioned at the body's first token). */
     DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException;
 
-    record Admission(AdmissionPolicy policy) implements ServedPolicy {
-        @Override
-        public String name() {
-            return policy.name();
-        }
+    record Admission(String name, AdmissionPolicy policy) implements ServedPolicy {
 
         @Override
         public String expectedBody() {
@@ -34,16 +31,12 @@ sealed interface ServedPolicy {
 
         @Override
         public DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException {
-            return new DecodedReview.Admission(codecs.admission(), policy,
+            return new DecodedReview.Admission(codecs.admission(), name, policy,
                     codecs.admission().codec().decode(parser));
         }
     }
 
-    record Conversion(ConversionPolicy policy) implements ServedPolicy {
-        @Override
-        public String name() {
-            return policy.name();
-        }
+    record Conversion(String name, ConversionPolicy policy) implements ServedPolicy {
 
         @Override
         public String expectedBody() {
@@ -52,7 +45,7 @@ sealed interface ServedPolicy {
 
         @Override
         public DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException {
-            return new DecodedReview.Conversion(codecs.conversion(), policy,
+            return new DecodedReview.Conversion(codecs.conversion(), name, policy,
                     codecs.conversion().codec().decode(parser));
         }
     }

@@ -15,11 +15,6 @@ import dev.tollgate.admission.Verdict;
 public class ProbePolicy implements ValidatingPolicy {
 
     @Override
-    public String name() {
-        return "probe";
-    }
-
-    @Override
     public Verdict validate(AdmissionRequest request) {
         var labels = request.object() == null ? java.util.Map.<String, String>of() : request.object().labels();
         long sleep = Long.parseLong(labels.getOrDefault("sleep-ms", "0"));

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class ConvertCommandTest {
     }
 
     private static Output run(String... args) {
-        return run(new ConvertCommand(() -> List.of(new DatabaseConversion())), args);
+        return run(new ConvertCommand(() -> Map.of("crd-conversion", new DatabaseConversion())), args);
     }
 
     /** Runs the command with its stdout and stderr captured (its error lines are the tests' to check, not printed). */
@@ -154,7 +155,7 @@ class ConvertCommandTest {
         assertBadInput(notInGroup, "only custom resources of the --to group convert:");
         assertTrue(notInGroup.stderr().contains(pod + ": Pod v1 is not in group data.tollgate.dev"),
                 notInGroup.stderr());
-        assertBadInput(run(new ConvertCommand(List::of), "--to", "data.tollgate.dev/v1", EXAMPLES.toString()),
+        assertBadInput(run(new ConvertCommand(Map::of), "--to", "data.tollgate.dev/v1", EXAMPLES.toString()),
                 "no conversion policy is bundled: give --url");
     }
 
@@ -162,7 +163,7 @@ class ConvertCommandTest {
     void convertsOverHttpWithTheSimulatorsClient() throws IOException {
         ConversionHandler handler = new ConversionHandler(new ConversionCodec());
         HttpServer server = serve(body -> {
-            ConversionResult r = handler.handle(body, new DatabaseConversion());
+            ConversionResult r = handler.handle(body, "crd-conversion", new DatabaseConversion());
             return r.body();
         });
         try {
@@ -239,7 +240,7 @@ class ConvertCommandTest {
         return new Conversions.Target() {
             public WebhookClient.Answer send(byte[] review) {
                 try {
-                    ObjectNode answer = (ObjectNode) JSON.readTree(handler.handle(review, new DatabaseConversion())
+                    ObjectNode answer = (ObjectNode) JSON.readTree(handler.handle(review, "crd-conversion", new DatabaseConversion())
                             .body());
                     return new WebhookClient.Answer(200, JSON.writeValueAsBytes(corrupt.apply(answer)));
                 } catch (IOException e) {

@@ -58,7 +58,7 @@ public final class AdmissionTester {
         }
         var json = builder.build();
         HandlerResult result = handler.handle(Manifests.toJson(json).getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                policy);
+                policy.getClass().getSimpleName(), policy);
         return new ReviewResult(builder, json, result.status(), result.body(), policy instanceof MutatingPolicy,
                 this::review);
     }
