@@ -80,6 +80,7 @@ class ExceptionsTest {
     }
 
     static Path harness(String name, String exceptionsYaml) throws IOException {
+        Path tree = Terraform.workTree(); // first: it replaces terraform-work
         Path dir = Terraform.target().resolve("terraform-work").resolve(name);
         Terraform.deleteTree(dir);
         Files.createDirectories(dir);
