@@ -157,6 +157,15 @@ class ExceptionsTest {
                 user("alice"), object("shop", Map.of()), null, null, false));
     }
 
+    /** The example file the Knative example's README starts from is a valid exceptions file. */
+    @Test
+    void theCommittedExampleFileIsValid() throws IOException {
+        Path example = Terraform.workTree().resolve("examples/knative-external-cluster/exceptions.example.yaml");
+        Path dir = harness("exceptions-example", Files.readString(example));
+        Terraform.runOk(dir, "init", "-input=false", "-no-color");
+        Terraform.runOk(dir, "plan", "-input=false", "-no-color");
+    }
+
     /** A bad file fails the plan: one line per problem, each naming the exception and the field. */
     @Test
     void aBadFileIsRefusedWithOneLinePerProblem() throws IOException {
