@@ -103,8 +103,13 @@ final class Expectations {
         return true;
     }
 
+    /** {@code allowed}, {@code allowed, 2 patch operations} or {@code denied (403): <message>}. */
     static String outcome(ManifestReport r) {
-        return r.allowed() ? "allowed" : "denied (" + r.code() + "): " + r.message();
+        if (!r.allowed()) {
+            return "denied (" + r.code() + "): " + r.message();
+        }
+        int ops = r.patch() == null ? 0 : r.patch().size();
+        return ops == 0 ? "allowed" : "allowed, " + ops + " patch operation" + (ops == 1 ? "" : "s");
     }
 
     private static JsonNode strings(List<String> values) {

@@ -41,7 +41,8 @@ final class PolicyOverrides implements WebhookClient {
 
     /**
      * @param policies per function, its configuration files and folders
-     * @param problems where the functions' compile errors go (the policy stays in force, as in the function)
+     * @param problems where the functions' compile errors go, by field (the policy stays in force, as in the
+     *                 function)
      * @throws InputException for a configuration the function would refuse to start with
      */
     static PolicyOverrides of(Path testFile, Map<String, List<Path>> policies, WebhookClient others,
@@ -54,12 +55,12 @@ final class PolicyOverrides implements WebhookClient {
                 if (e.getKey().equals("cel-policy")) {
                     ValidatingPolicies p = ValidatingPolicies.load(docs, CelPolicy.environment("none"),
                             Namespaces.Unknown.EMPTY);
-                    p.compileErrors().forEach(m -> problems.add(field + ": " + m));
+                    p.compileErrors().forEach(m -> problems.add("policies." + e.getKey() + ": " + m));
                     built.put(e.getKey(), new CelPolicy(p));
                 } else {
                     MutatingPolicies p = MutatingPolicies.load(docs, CelMutate.environment("none"),
                             Namespaces.Unknown.EMPTY);
-                    p.compileErrors().forEach(m -> problems.add(field + ": " + m));
+                    p.compileErrors().forEach(m -> problems.add("policies." + e.getKey() + ": " + m));
                     built.put(e.getKey(), new CelMutate(p));
                 }
             } catch (IllegalArgumentException bad) {
@@ -79,6 +80,11 @@ final class PolicyOverrides implements WebhookClient {
 
     private static String oneLine(String message) {
         return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*-?\\s*", "; ").replace(":;", ":");
+    }
+
+    /** Whether calls to this function are answered here. */
+    boolean answers(String function) {
+        return byFunction.containsKey(function);
     }
 
     @Override

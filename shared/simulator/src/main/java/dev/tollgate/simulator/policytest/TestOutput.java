@@ -27,7 +27,7 @@ public final class TestOutput {
         StringBuilder sb = new StringBuilder();
         if (!run.typeCheck().isEmpty()) {
             sb.append("type check:\n");
-            run.typeCheck().forEach(l -> sb.append("  ").append(l.line()).append('\n'));
+            run.typeCheck().forEach(l -> sb.append("  ").append(l.line().replace("\n", "\n    ")).append('\n'));
             sb.append('\n');
         }
         List<CaseResult> all = run.files().stream().flatMap(f -> f.cases().stream()).toList();

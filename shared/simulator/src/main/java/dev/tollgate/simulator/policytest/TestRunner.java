@@ -94,21 +94,29 @@ public final class TestRunner {
      * @throws InputException for a file, a case or a policy configuration that is wrong
      */
     public Run run(List<Path> files) {
-        List<TestFile> tests = new ArrayList<>();
+        List<Plan> plans = new ArrayList<>();
         for (Path f : files) {
-            tests.add(TestFile.read(f));
+            plans.add(plan(TestFile.read(f)));
         }
         TypeCheck typeCheck = new TypeCheck();
-        for (TestFile t : tests) {
-            typeCheck.check(celPolicies(t), schemas(t));
+        for (Plan p : plans) {
+            typeCheck.check(celPolicies(p.test()), schemas(p.test()));
         }
         List<FileRun> runs = new ArrayList<>();
-        for (TestFile t : tests) {
-            runs.add(run(t));
+        for (Plan p : plans) {
+            runs.add(run(p));
         }
         return new Run(runs, typeCheck.findings().stream().map(f -> new PolicyTypeCheckerLine(
                 f.severity() == dev.tollgate.cel.admission.PolicyTypeChecker.Severity.ERROR, TypeCheck.line(f)))
                 .toList());
+    }
+
+    /**
+     * A file ready to run: its functions known, its objects' kinds served, its own CEL policies loaded (with the
+     * notes about them), the namespaces gathered.
+     */
+    private record Plan(TestFile test, List<InputManifest> namespaces, PolicyOverrides overrides,
+            List<String> notes) {
     }
 
     /** The CEL policy documents the file's cases use: its own, else (in-process) the bundle's. */
@@ -129,7 +137,8 @@ public final class TestRunner {
         return PolicyOverrides.documents(t.path() + ": schemas", t.schemas());
     }
 
-    private FileRun run(TestFile t) {
+    /** Everything about a file that can be wrong, found before any case runs. */
+    private Plan plan(TestFile t) {
         List<String> notes = new ArrayList<>();
         List<String> bundled = new ArrayList<>(BundleCatalog.registrations().stream()
                 .map(WebhookRegistration::function).distinct().toList());
@@ -140,36 +149,55 @@ public final class TestRunner {
                         + String.join(", ", bundled) + ")");
             }
         }
-        List<InputManifest> namespaces = new ArrayList<>(InputManifest.read(t.namespaces()));
-        if (!t.policies().isEmpty() && target.url() != null) {
-            notes.add("policies: not loaded: the functions at --url serve their own configuration");
-        }
-        Map<String, List<Path>> overrides = target.url() == null ? t.policies() : Map.of();
-        for (List<Path> paths : overrides.values()) {
-            for (ConfigFiles.Document d : PolicyOverrides.documents(t.path() + ": policies", paths)) {
-                if (d.kind().equals("Namespace") && d.apiVersion().equals("v1")
-                        && namespaces.stream().noneMatch(n -> n.name().equals(d.name()))) {
-                    namespaces.add(new InputManifest(d.source(), d.object()));
-                }
-            }
-        }
         List<String> declaredKinds = schemas(t).stream()
                 .filter(d -> d.kind().equals("CustomResourceDefinition"))
                 .map(d -> d.object().path("spec").path("names").path("kind").asText() + "."
                         + d.object().path("spec").path("group").asText()).toList();
-        List<TestFile.TestCase> admission = t.cases().stream().filter(c -> !c.conversion()).toList();
-        List<String> kindProblems = new KindCheck(declaredKinds, List.of())
-                .problems(admission.stream().map(TestFile.TestCase::object).toList());
-        if (!kindProblems.isEmpty()) {
-            throw new InputException(t.path() + ": " + kindProblems.get(0)
-                    + (declaredKinds.isEmpty() ? " (a custom resource's CRD goes in schemas)" : ""));
+        KindCheck kinds = new KindCheck(declaredKinds, List.of());
+        for (TestFile.TestCase c : t.cases()) {
+            List<String> problems = c.conversion() ? List.of() : kinds.problems(List.of(c.object()));
+            if (!problems.isEmpty()) {
+                String p = problems.get(0);
+                p = p.substring(p.indexOf(": kind ") + 2);
+                int hint = p.indexOf("; for a custom resource");
+                throw new InputException(t.path() + ": case '" + c.name() + "': object: "
+                        + (hint < 0 ? p : p.substring(0, hint)) + "; for a custom resource, give its CRD in schemas");
+            }
         }
+        if (t.cases().stream().anyMatch(TestFile.TestCase::conversion)) {
+            conversionTarget(t); // the conversion function is there
+        }
+        List<InputManifest> namespaces = new ArrayList<>(InputManifest.read(t.namespaces()));
+        if (!t.policies().isEmpty() && target.url() != null) {
+            notes.add("policies: not loaded: the functions at --url serve their own configuration");
+        }
+        PolicyOverrides overrides = null;
+        if (target.url() == null && !t.policies().isEmpty()) {
+            for (List<Path> paths : t.policies().values()) {
+                for (ConfigFiles.Document d : PolicyOverrides.documents(t.path() + ": policies", paths)) {
+                    if (d.kind().equals("Namespace") && d.apiVersion().equals("v1")
+                            && namespaces.stream().noneMatch(n -> n.name().equals(d.name()))) {
+                        namespaces.add(new InputManifest(d.source(), d.object()));
+                    }
+                }
+            }
+            List<String> compileErrors = new ArrayList<>();
+            overrides = PolicyOverrides.of(t.path(), t.policies(), new HttpWebhookClient(target.caPem()),
+                    compileErrors);
+            compileErrors.forEach(e -> notes.add("compilation error (the policy applies its failurePolicy): " + e));
+        }
+        return new Plan(t, namespaces, overrides, notes);
+    }
+
+    private FileRun run(Plan plan) {
+        TestFile t = plan.test();
         List<CaseResult> results = new ArrayList<>();
-        Simulator simulator = admission.isEmpty() ? null : simulator(t, overrides, notes);
+        boolean admission = t.cases().stream().anyMatch(c -> !c.conversion());
+        Simulator simulator = admission ? simulator(t, plan.overrides()) : null;
         try {
             for (TestFile.TestCase c : t.cases()) {
                 try {
-                    results.add(c.conversion() ? convert(t, c) : review(t, c, simulator, namespaces));
+                    results.add(c.conversion() ? convert(t, c) : review(t, c, simulator, plan.namespaces()));
                 } catch (InputException e) {
                     throw new InputException(t.path() + ": case '" + c.name() + "': " + e.getMessage());
                 }
@@ -179,21 +207,21 @@ public final class TestRunner {
                 simulator.close();
             }
         }
-        return new FileRun(t.path(), List.copyOf(results), List.copyOf(notes));
+        return new FileRun(t.path(), List.copyOf(results), plan.notes());
     }
 
-    private Simulator simulator(TestFile t, Map<String, List<Path>> overrides, List<String> notes) {
+    private Simulator simulator(TestFile t, PolicyOverrides overrides) {
         List<WebhookRegistration> catalog = BundleCatalog.registrations().stream()
                 .filter(r -> t.functions().isEmpty() || t.functions().contains(r.function())).toList();
-        String base = target.url() != null ? target.url() : target.localBundle().get();
+        // In-process, the bundle served on loopback is needed only for functions without the file's own policies
+        // (PolicyOverrides answers the others by their path, never calling the base URL).
+        boolean allOverridden = overrides != null
+                && catalog.stream().allMatch(r -> overrides.answers(r.function()));
+        String base = target.url() != null ? target.url()
+                : allOverridden ? "http://127.0.0.1" : target.localBundle().get();
         Configurations configurations = Configurations.render(catalog, f -> base,
                 target.url() != null ? target.caPem() : "", Configurations.DEFAULT_EXCLUDED_NAMESPACES);
-        WebhookClient client = new HttpWebhookClient(target.caPem());
-        if (!overrides.isEmpty()) {
-            List<String> compileErrors = new ArrayList<>();
-            client = PolicyOverrides.of(t.path(), overrides, client, compileErrors);
-            compileErrors.forEach(e -> notes.add("compilation error (the policy applies its failurePolicy): " + e));
-        }
+        WebhookClient client = overrides != null ? overrides : new HttpWebhookClient(target.caPem());
         MatchConditionsSupport conditions = new MatchConditionsSupport(KubeCel.standard());
         conditions.compileAll(configurations);
         return new Simulator(configurations, client, conditions);

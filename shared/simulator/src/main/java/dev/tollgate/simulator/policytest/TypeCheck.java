@@ -43,11 +43,11 @@ final class TypeCheck {
     }
 
     /**
-     * One line: {@code error: <Kind 'name' (file#n)>: <field>: <the API server's message>}; a warning that holds one
-     * result per matched kind (typechecking.go joins them with newlines) has them joined with "; ".
+     * {@code error: <Kind 'name' (file#n)>: <field>: <the API server's message>}; a warning holds one result per
+     * matched kind, each on its lines (typechecking.go joins them with newlines; cel-go's own carets follow).
      */
     static String line(Finding f) {
         return (f.severity() == Severity.ERROR ? "error: " : "warning: ") + f.source() + ": " + f.fieldRef() + ": "
-                + f.message().strip().replaceAll("\\s*\\R\\s*", "; ");
+                + f.message().strip();
     }
 }
