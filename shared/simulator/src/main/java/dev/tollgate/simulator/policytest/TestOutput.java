@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.simulator.policytest.CaseResult.Mismatch;
 import dev.tollgate.simulator.policytest.TestRunner.FileRun;
-import dev.tollgate.simulator.policytest.TestRunner.PolicyTypeCheckerLine;
+import dev.tollgate.simulator.policytest.TestRunner.TypeCheckLine;
 import dev.tollgate.simulator.policytest.TestRunner.Run;
 
 /** A test run for people (a table, then each failure with its diff), for machines (JSON) and for CI (JUnit XML). */
@@ -57,7 +57,7 @@ public final class TestOutput {
 
     /** {@code 12 cases: 11 passed, 1 failed} and, when there are, the type errors. */
     static String summary(Run run) {
-        long errors = run.typeCheck().stream().filter(PolicyTypeCheckerLine::error).count();
+        long errors = run.typeCheck().stream().filter(TypeCheckLine::error).count();
         return run.cases() + " case" + (run.cases() == 1 ? "" : "s") + ": " + (run.cases() - run.failed())
                 + " passed, " + run.failed() + " failed" + (errors == 0 ? ""
                 : "; " + errors + " policy expression" + (errors == 1 ? "" : "s") + " the API server would refuse");
@@ -84,9 +84,9 @@ public final class TestOutput {
         summary.put("cases", run.cases());
         summary.put("passed", run.cases() - run.failed());
         summary.put("failed", run.failed());
-        summary.put("typeErrors", run.typeCheck().stream().filter(PolicyTypeCheckerLine::error).count());
+        summary.put("typeErrors", run.typeCheck().stream().filter(TypeCheckLine::error).count());
         ArrayNode types = root.putArray("typeCheck");
-        for (PolicyTypeCheckerLine l : run.typeCheck()) {
+        for (TypeCheckLine l : run.typeCheck()) {
             types.addObject().put("severity", l.error() ? "error" : "warning").put("message", l.line());
         }
         ArrayNode files = root.putArray("files");
@@ -128,14 +128,14 @@ public final class TestOutput {
      */
     public static String junit(Run run) {
         StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        long typeErrors = run.typeCheck().stream().filter(PolicyTypeCheckerLine::error).count();
+        long typeErrors = run.typeCheck().stream().filter(TypeCheckLine::error).count();
         sb.append("<testsuites name=\"tollgate test\" tests=\"").append(run.cases() + (run.typeCheck().isEmpty() ? 0
                 : 1)).append("\" failures=\"").append(run.failed() + (typeErrors > 0 ? 1 : 0)).append("\">\n");
         if (!run.typeCheck().isEmpty()) {
             sb.append("  <testsuite name=\"type check\" tests=\"1\" failures=\"").append(typeErrors > 0 ? 1 : 0)
                     .append("\" errors=\"0\" skipped=\"0\">\n");
             sb.append("    <testcase classname=\"type check\" name=\"policy expressions\">\n");
-            String lines = String.join("\n", run.typeCheck().stream().map(PolicyTypeCheckerLine::line).toList());
+            String lines = String.join("\n", run.typeCheck().stream().map(TypeCheckLine::line).toList());
             if (typeErrors > 0) {
                 sb.append("      <failure message=\"").append(xml(typeErrors + " expression(s) the API server would "
                         + "refuse")).append("\">").append(xml(lines)).append("</failure>\n");

@@ -57,7 +57,7 @@ public final class TestRunner {
     }
 
     /** The whole run: the files, the type checker's findings and the CEL compile errors the functions logged. */
-    public record Run(List<FileRun> files, List<PolicyTypeCheckerLine> typeCheck) {
+    public record Run(List<FileRun> files, List<TypeCheckLine> typeCheck) {
 
         public long failed() {
             return files.stream().flatMap(f -> f.cases().stream()).filter(c -> !c.passed()).count();
@@ -68,7 +68,7 @@ public final class TestRunner {
         }
 
         public boolean typeErrors() {
-            return typeCheck.stream().anyMatch(PolicyTypeCheckerLine::error);
+            return typeCheck.stream().anyMatch(TypeCheckLine::error);
         }
 
         /** Exit status 0: every expectation held and no policy has a type error. */
@@ -78,7 +78,7 @@ public final class TestRunner {
     }
 
     /** One finding of the type checker, as printed. */
-    public record PolicyTypeCheckerLine(boolean error, String line) {
+    public record TypeCheckLine(boolean error, String line) {
     }
 
     private final Target target;
@@ -106,7 +106,7 @@ public final class TestRunner {
         for (Plan p : plans) {
             runs.add(run(p));
         }
-        return new Run(runs, typeCheck.findings().stream().map(f -> new PolicyTypeCheckerLine(
+        return new Run(runs, typeCheck.findings().stream().map(f -> new TypeCheckLine(
                 f.severity() == dev.tollgate.cel.admission.PolicyTypeChecker.Severity.ERROR, TypeCheck.line(f)))
                 .toList());
     }
