@@ -276,6 +276,10 @@ class TestCommandTest {
         Output none = run(dir.resolve("nosuch.yaml").toString());
         assertEquals(2, none.exit());
         assertEquals("tollgate test: " + dir.resolve("nosuch.yaml") + ": no such file\n", none.stderr());
+        Output folder = run(dir.toString());
+        assertEquals(2, folder.exit());
+        assertEquals("tollgate test: " + dir + ": a folder; give the test files (e.g. " + dir
+                + "/*/tollgate-test.yaml)\n", folder.stderr());
     }
 
     /**

@@ -75,6 +75,9 @@ public record TestFile(Path path, List<String> functions, Map<String, List<Path>
      * @throws InputException naming the file, the case and the field of the first mistake
      */
     public static TestFile read(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new InputException(file + ": a folder; give the test files (e.g. " + file + "/*/tollgate-test.yaml)");
+        }
         if (!Files.isRegularFile(file)) {
             throw new InputException(file + ": no such file");
         }
