@@ -57,7 +57,7 @@ class TestCommandTest {
     private static Output run(String... args) {
         TestCommand command = new TestCommand(() -> {
             throw new AssertionError("the in-process bundle was asked for");
-        }, () -> List.of(new DatabaseConversion()), key -> "");
+        }, () -> Map.of("crd-conversion", new DatabaseConversion()), key -> "");
         PrintStream originalOut = System.out;
         PrintStream originalErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -347,7 +347,7 @@ class TestCommandTest {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
             paths.add(exchange.getRequestURI().getPath());
-            HandlerResult r = handler.handle(exchange.getRequestBody().readAllBytes(), policy);
+            HandlerResult r = handler.handle(exchange.getRequestBody().readAllBytes(), "cel-policy", policy);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(r.status(), r.body().length);
             exchange.getResponseBody().write(r.body());
