@@ -2,6 +2,16 @@
 import dev.tollgate.catalog.RegistrationCatalog
 
 /** Every surefire suite of the generated project ran, none failed, and at least minTests tests ran in all. */
+// The generated policy is only the policy: validate, mutate or convert (and its name); no entry point, nothing about
+// transport (the runtime serves it).
+def assertOnlyThePolicy(File policyFile) {
+    def policy = policyFile.text
+    assert !policy.contains('@Funq') && !policy.contains('io.quarkus.funqy') && !policy.contains('Uni<') :
+            "no Funqy entry point in ${policyFile}"
+    assert !policy.contains('dev.tollgate.runtime') : "the policy needs nothing of the runtime: ${policyFile}"
+    assert policy =~ /public (Verdict validate|Verdict mutate|ObjectNode convert)\(/ : "no policy method in ${policyFile}"
+}
+
 def assertTestsPassed(File project, int suites, int minTests) {
     def reports = new File(project, 'target/surefire-reports').listFiles()?.findAll {
         it.name.startsWith('TEST-') && it.name.endsWith('.xml')

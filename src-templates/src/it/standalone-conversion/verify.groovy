@@ -14,7 +14,7 @@ assert !webhook.contains('rules:') && !webhook.contains('timeoutSeconds') : 'no 
 
 def policy = new File(project, 'src/main/java/dev/tollgate/functions/gadgetconversion/GadgetConversion.java').text
 assert policy.contains('implements ConversionPolicy')
-assert policy.contains('@Funq("gadget-conversion")') && policy.contains('(IncomingConversion review)')
+checks.assertOnlyThePolicy(new File(project, 'src/main/java/dev/tollgate/functions/gadgetconversion/GadgetConversion.java'))
 assert policy.contains('GROUP = "shop.example.com"')
 assert policy.contains('List.of("v1alpha1", "v1beta1", "v2")')
 

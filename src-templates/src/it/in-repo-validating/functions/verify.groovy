@@ -8,6 +8,7 @@ def root = new File(tollgateRoot)
 def pom = new File(project, 'pom.xml').text
 assert pom.contains('<artifactId>tollgate-function-parent</artifactId>') : 'parented pom must use the functions parent'
 assert new File(project, 'src/main/java/dev/tollgate/functions/denylatesttag/DenyLatestTag.java').isFile()
+checks.assertOnlyThePolicy(new File(project, 'src/main/java/dev/tollgate/functions/denylatesttag/DenyLatestTag.java'))
 
 assert new File(basedir, 'pom.xml').text == new File(root, 'functions/pom.xml').text :
         'functions/pom.xml must be left exactly as it was'

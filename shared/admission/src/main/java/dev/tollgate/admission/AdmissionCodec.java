@@ -19,6 +19,7 @@ import java.util.Map;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,6 +37,7 @@ public final class AdmissionCodec {
     public static final String KIND = "AdmissionReview";
 
     private final AdmissionLimits limits;
+    private final StreamReadConstraints constraints;
     private final ObjectMapper mapper;
 
     public AdmissionCodec() {
@@ -44,8 +46,9 @@ public final class AdmissionCodec {
 
     public AdmissionCodec(AdmissionLimits limits) {
         this.limits = limits;
+        this.constraints = limits.streamReadConstraints();
         JsonFactory factory = JsonFactory.builder()
-                .streamReadConstraints(limits.streamReadConstraints())
+                .streamReadConstraints(constraints)
                 .build();
         // Duplicate keys would let two readers of the same body see different objects.
         factory.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
@@ -89,8 +92,8 @@ public final class AdmissionCodec {
 
     /**
      * Reads one review from a parser positioned before it (e.g. Funqy HTTP's, handed to a deserializer) and
-     * validates it. The parser's own constraints apply; they should be this codec's limits (its {@link #mapper()}
-     * makes such parsers). Data after the review is an error, as in {@link #decode(byte[])}.
+     * validates it, within this codec's limits whatever the parser's own constraints. Data after the review is an
+     * error, as in {@link #decode(byte[])}.
      */
     public AdmissionReview decode(JsonParser parser) throws ReviewDecodeException {
         return decode(readDocument(parser, "an AdmissionReview"));
@@ -249,12 +252,14 @@ public final class AdmissionCodec {
 
     /**
      * Reads one JSON document from a parser positioned before it (a body parser, or Funqy HTTP's handed to a
-     * deserializer), for any review type: the parser's constraints apply (they should be this codec's limits, as in
-     * parsers its {@link #mapper()} makes), and data after the document is an error.
+     * deserializer), for any review type: this codec's nesting, string and token limits apply whatever constraints
+     * the parser was made with (a parser its {@link #mapper()} makes has them already), and data after the document
+     * is an error.
      *
      * @param expected what the body should hold, for messages, e.g. "a ConversionReview"
      */
-    public JsonNode readDocument(JsonParser parser, String expected) throws ReviewDecodeException {
+    public JsonNode readDocument(JsonParser given, String expected) throws ReviewDecodeException {
+        JsonParser parser = LimitedParser.within(given, constraints);
         try {
             JsonNode root = mapper.readTree(parser);
             if (root == null || root.isMissingNode()) {

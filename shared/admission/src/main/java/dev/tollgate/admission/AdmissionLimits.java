@@ -21,6 +21,12 @@ public record AdmissionLimits(long maxBodyBytes, int maxNestingDepth, int maxStr
 
     public static final long DEFAULT_MAX_TOKEN_COUNT = 2_000_000;
 
+    /**
+     * The deepest nesting any configuration may allow: Jackson's default depth limit, the ceiling a parser made
+     * before the configuration is known (the one Funqy HTTP binds bodies with) is given.
+     */
+    public static final int MAX_NESTING_DEPTH = StreamReadConstraints.DEFAULT_MAX_DEPTH;
+
     public static final AdmissionLimits DEFAULTS = new AdmissionLimits(7L * 1024 * 1024, 100, 3 * 1024 * 1024,
             DEFAULT_MAX_TOKEN_COUNT);
 
@@ -28,6 +34,10 @@ public record AdmissionLimits(long maxBodyBytes, int maxNestingDepth, int maxStr
         if (maxBodyBytes < 1024 || maxNestingDepth < 16 || maxStringLength < 1024 || maxTokenCount < 1024) {
             throw new IllegalArgumentException("admission limits too small: " + maxBodyBytes + " bytes, depth "
                     + maxNestingDepth + ", string " + maxStringLength + ", tokens " + maxTokenCount);
+        }
+        if (maxNestingDepth > MAX_NESTING_DEPTH) {
+            throw new IllegalArgumentException("admission limit too large: nesting depth " + maxNestingDepth
+                    + " is above " + MAX_NESTING_DEPTH);
         }
     }
 
@@ -37,8 +47,8 @@ public record AdmissionLimits(long maxBodyBytes, int maxNestingDepth, int maxStr
     }
 
     /**
-     * The parser constraints that enforce these limits. Every parser that reads an untrusted review uses them:
-     * the codec's own, and the one Funqy HTTP reads request bodies with.
+     * The parser constraints that enforce these limits: the codec's own parsers are made with them, and it applies
+     * them to any other parser it reads a review from (Funqy HTTP's).
      */
     public StreamReadConstraints streamReadConstraints() {
         return StreamReadConstraints.builder()

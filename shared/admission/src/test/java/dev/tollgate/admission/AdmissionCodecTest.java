@@ -218,6 +218,34 @@ class AdmissionCodecTest {
                 e.getMessage());
     }
 
+    /**
+     * A parser made elsewhere with looser constraints (here Jackson's defaults, as a framework's ObjectMapper made
+     * before the function's configuration was read) is read under the codec's own limits, with Jackson's messages.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "depth  | Document nesting depth (33) exceeds the maximum allowed (32",
+            "string | String value length (2049) exceeds the maximum allowed (2048",
+            "tokens | Token count (1025) exceeds the maximum allowed (1024" })
+    void theCodecsLimitsApplyToAParserMadeWithOtherConstraints(String limit, String message) throws Exception {
+        AdmissionCodec small = new AdmissionCodec(new AdmissionLimits(1 << 20, 32, 2048, 1024));
+        String body = switch (limit) {
+            case "depth" -> "{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}";
+            case "string" -> "{\"a\":\"" + "x".repeat(2049) + "\"}";
+            default -> "{\"a\":[" + "1,".repeat(1100) + "1]}";
+        };
+        try (var foreign = new ObjectMapper().createParser(body.getBytes(StandardCharsets.UTF_8))) {
+            ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
+                    () -> small.readDocument(foreign, "an AdmissionReview"));
+            assertEquals(400, e.status());
+            assertTrue(e.getMessage().startsWith("body exceeds a parser limit: " + message), e.getMessage());
+        }
+        // Within the limits, the same kind of parser reads the whole document.
+        try (var foreign = new ObjectMapper().createParser("{\"a\":[[\"x\"]],\"b\":{}}".getBytes())) {
+            assertEquals("x", small.readDocument(foreign, "an AdmissionReview").path("a").path(0).path(0).asText());
+        }
+    }
+
     private void assertDecodeError(String body, String expected) {
         ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
                 () -> codec.decode(body.getBytes(StandardCharsets.UTF_8)));

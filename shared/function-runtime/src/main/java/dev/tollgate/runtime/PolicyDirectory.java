@@ -43,6 +43,10 @@ public class PolicyDirectory {
             throw new IllegalStateException("policy " + policy.getClass().getName() + " has name '" + name
                     + "': a function name must be a DNS label (lowercase letters, digits, '-')");
         }
+        if (name.equals(ReviewFunction.NAME)) {
+            throw new IllegalStateException("policy " + policy.getClass().getName() + " has name '" + name
+                    + "', the name of the function every review is routed to: choose another");
+        }
         Object previous = all.put(name, policy);
         if (previous != null) {
             throw new IllegalStateException("two policies are named '" + name + "': "
@@ -59,13 +63,6 @@ public class PolicyDirectory {
     /** The CRD conversion policies. */
     public Collection<ConversionPolicy> conversions() {
         return conversionsByName.values();
-    }
-
-    /** The function a policy path belongs to: its first segment ({@code /pod-security/enforce/..} -> pod-security). */
-    static String functionName(String path) {
-        String rest = path.startsWith("/") ? path.substring(1) : path;
-        int slash = rest.indexOf('/');
-        return slash < 0 ? rest : rest.substring(0, slash);
     }
 
     /**

@@ -54,7 +54,7 @@ class BudgetTest {
     @Test
     void requestBeyondTheInFlightBudgetIsRefusedAtOnceWithRetryAfter() throws Exception {
         String bigReview = review(50_000, "sleep-ms", "2000");
-        try (CapturedLog log = CapturedLog.of(FunctionGate.class)) {
+        try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class)) {
             CompletableFuture<Response> big = CompletableFuture.supplyAsync(() -> post(bigReview));
             Thread.sleep(500); // the big review, answered after 2 s, now holds 50 KB of the 64 KiB budget
             post(review(20_000)).then().statusCode(503)
@@ -104,7 +104,7 @@ class BudgetTest {
     void aPolicyStillSlowAfterTheBodyReadTimeoutGetsTheDeadlineAnswer() {
         String slow = review(1_000, "sleep-ms", "700");
         String overrun = review(1_000, "sleep-ms", "4000");
-        try (CapturedLog log = CapturedLog.of(FunctionGate.class, AdmissionHandler.class)) {
+        try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class, AdmissionHandler.class)) {
             post(slow).then().statusCode(200); // past the body-read timeout, within the deadline
             log.await(Level.WARNING, "slow review: policy probe took", "uid=" + Probe.uid(slow));
             post(overrun).then().statusCode(500)

@@ -24,7 +24,7 @@ class DeadlineVerdictTest {
     void overrunIsAllowedWithAWarningInTheRequestsVersion() {
         String body = Probe.body("sleep-ms", "30000");
         String uid = "uid=" + Probe.uid(body);
-        try (CapturedLog log = CapturedLog.of(FunctionGate.class, AdmissionHandler.class)) {
+        try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class, AdmissionHandler.class)) {
             given().contentType("application/json").body(body).post("/probe").then().statusCode(200)
                     .body("apiVersion", equalTo("admission.k8s.io/v1"))
                     .body("response.allowed", equalTo(true))
@@ -44,7 +44,7 @@ class DeadlineVerdictTest {
                 dev.tollgate.admission.conversion.ConversionVersion.V1, ProbeConversion.GROUP + "/v2",
                 ConversionGateTest.probe("slow", "sleep-ms", "30000"));
         String uid = "uid=" + review.path("request").path("uid").asText();
-        try (CapturedLog log = CapturedLog.of(FunctionGate.class, ConversionHandler.class)) {
+        try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class, ConversionHandler.class)) {
             given().contentType("application/json").body(dev.tollgate.testing.Manifests.toJson(review))
                     .post("/probe-conversion").then().statusCode(500).body("kind", equalTo("Status"))
                     .body("message", containsString("did not answer within the deadline"));

@@ -46,7 +46,7 @@ class EndpointTest {
         String before = Probe.metrics();
         String body = Probe.body("sleep-ms", "30000");
         String uid = "uid=" + Probe.uid(body);
-        try (CapturedLog log = CapturedLog.of(FunctionGate.class, AdmissionHandler.class)) {
+        try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class, AdmissionHandler.class)) {
             post(body).then().statusCode(500)
                     .body("kind", equalTo("Status")).body("code", equalTo(500)).body("reason", equalTo("InternalError"))
                     .body("message", containsString("did not answer within the deadline of 1000 ms"));
@@ -70,7 +70,7 @@ class EndpointTest {
     void abandonedPolicyThatIgnoresInterruptsIsTrackedUntilItReturns() throws InterruptedException {
         String body = Probe.body("probe", "spin", "sleep-ms", "4000");
         String uid = "uid=" + Probe.uid(body);
-        try (CapturedLog log = CapturedLog.of(FunctionGate.class)) {
+        try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class)) {
             post(body).then().statusCode(500);
             log.await(Level.WARNING, "policy probe did not answer within the deadline of 1000 ms", uid);
             // Answered at the deadline (1 s) while the policy spins on for 3 s more, ignoring the interrupt.

@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URL;
@@ -17,7 +16,6 @@ import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
 
 import dev.tollgate.testing.CapturedLog;
-import io.quarkus.funqy.runtime.FunctionInvoker;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
@@ -35,16 +33,6 @@ class GateTest {
 
     @TestHTTPResource("/")
     URL root;
-
-    @Test
-    void theProbeIsAFunqyFunctionTakingTheDecodedReview() {
-        FunctionInvoker invoker = FunqyFunctions.invoker("probe");
-        assertNotNull(invoker, "Funqy's registry holds the probe function");
-        assertEquals(ProbePolicy.class, invoker.getTargetClass());
-        assertEquals(IncomingReview.class, invoker.getInputType());
-        given().contentType("application/json").body(Probe.body()).post("/probe")
-                .then().statusCode(200).body("response.allowed", equalTo(true));
-    }
 
     @Test
     void nodeDenseReviewUnderTheByteLimitIsRefusedNamingTheTokenLimit() {
@@ -76,11 +64,11 @@ class GateTest {
      */
     @Test
     void chunkedIsTheOnlyFramingProblemCheckedAndContentLengthBesideItIsNoProblem() {
-        assertEquals(null, FunctionGate.framingProblem(null));
-        assertEquals(null, FunctionGate.framingProblem("chunked"));
-        assertEquals(null, FunctionGate.framingProblem("gzip, Chunked"));
+        assertEquals(null, ReviewEdge.framingProblem(null));
+        assertEquals(null, ReviewEdge.framingProblem("chunked"));
+        assertEquals(null, ReviewEdge.framingProblem("gzip, Chunked"));
         assertEquals("Transfer-Encoding 'chunked, gzip' is not supported: send the body with Content-Length or "
-                + "Transfer-Encoding: chunked", FunctionGate.framingProblem("chunked, gzip"));
+                + "Transfer-Encoding: chunked", ReviewEdge.framingProblem("chunked, gzip"));
     }
 
     @Test

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.conversion.ConversionException;
 import dev.tollgate.admission.conversion.ConversionPolicy;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * A test conversion policy for {@code Probe} objects of {@code probe.tollgate.dev}: v1's {@code spec.size} is v2's
@@ -22,11 +20,6 @@ public class ProbeConversion implements ConversionPolicy {
     @Override
     public String name() {
         return "probe-conversion";
-    }
-
-    @Funq("probe-conversion")
-    public Uni<ReviewAnswer> probeConversion(IncomingConversion review) {
-        return review.answer(this);
     }
 
     @Override

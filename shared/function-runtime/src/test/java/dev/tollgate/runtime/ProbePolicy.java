@@ -5,12 +5,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.admission.Verdict;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * A test policy steered by the object's labels: {@code probe=deny} denies, {@code probe=throw} throws,
- * {@code probe=spin} busy-loops ignoring interrupts for {@code sleep-ms}, and {@code sleep-ms=N} sleeps N ms.
+ * {@code probe=thread} says in a warning whether it ran on an event loop, {@code probe=spin} busy-loops ignoring
+ * interrupts for {@code sleep-ms}, and {@code sleep-ms=N} sleeps N ms.
  */
 @ApplicationScoped
 public class ProbePolicy implements ValidatingPolicy {
@@ -18,11 +17,6 @@ public class ProbePolicy implements ValidatingPolicy {
     @Override
     public String name() {
         return "probe";
-    }
-
-    @Funq("probe")
-    public Uni<ReviewAnswer> probe(IncomingReview review) {
-        return review.answer(this);
     }
 
     @Override
@@ -46,6 +40,8 @@ public class ProbePolicy implements ValidatingPolicy {
         return switch (mode) {
             case "deny" -> Verdict.deny(403, "probe says no");
             case "throw" -> throw new IllegalStateException("probe failure");
+            case "thread" -> Verdict.allow().withWarning("ran on "
+                    + (io.vertx.core.Context.isOnEventLoopThread() ? "an event loop" : "a worker thread"));
             default -> Verdict.allow();
         };
     }

@@ -5,10 +5,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.admission.Verdict;
-import dev.tollgate.runtime.IncomingReview;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * A deliberately slow policy for the load and fault test: sleeps for the object's {@code sleep-ms} label (a test
@@ -20,12 +16,6 @@ public class SlowPolicy implements ValidatingPolicy {
     @Override
     public String name() {
         return "slow";
-    }
-
-    /** The Funqy function: Funqy HTTP serves it at /slow, behind the runtime's gate. */
-    @Funq("slow")
-    public Uni<ReviewAnswer> slow(IncomingReview review) {
-        return review.answer(this);
     }
 
     @Override

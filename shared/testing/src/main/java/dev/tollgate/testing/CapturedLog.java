@@ -22,7 +22,7 @@ import org.jboss.logmanager.ExtLogRecord;
  * after the answer (a policy that returns after its deadline) are waited for with {@link #await}.
  *
  * <pre>{@code
- * try (CapturedLog log = CapturedLog.of(FunctionGate.class)) {
+ * try (CapturedLog log = CapturedLog.of(AnswerRecorder.class)) {
  *     post(slowReview).then().statusCode(200);
  *     log.await(Level.WARNING, "slow review: policy probe took");
  * }

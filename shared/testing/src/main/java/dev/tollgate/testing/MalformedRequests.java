@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,7 +28,11 @@ public final class MalformedRequests {
             return description;
         }
 
-        /** Sends it to {@code path} and asserts the answer: the expected status and a JSON error body. */
+        /**
+         * Sends it to {@code path} and asserts the answer: the expected status and a JSON error body; and, for a
+         * function running in the test's JVM (an HTTP test), that nothing was logged at ERROR: a bad request is the
+         * client's fault, not the function's.
+         */
         public void assertRefused(String path) {
             var spec = given().body(body);
             if (contentType != null) {
@@ -35,7 +40,14 @@ public final class MalformedRequests {
             } else {
                 spec = spec.noContentType();
             }
-            Response r = spec.request(method, path);
+            Response r;
+            try (CapturedLog log = CapturedLog.of("")) {
+                r = spec.request(method, path);
+                List<String> errors = log.records().stream()
+                        .filter(record -> record.getLevel().intValue() >= Level.SEVERE.intValue())
+                        .map(CapturedLog::message).toList();
+                assertTrue(errors.isEmpty(), () -> description + ": logged at ERROR: " + errors);
+            }
             assertEquals(expectedStatus, r.statusCode(), () -> description + ": " + r.asString());
             JsonNode error;
             try {

@@ -1,4 +1,3 @@
-#set( $funqMethod = $className.substring(0,1).toLowerCase() + $className.substring(1) )
 #if ($type == 'mutating')
 package ${package};
 
@@ -20,10 +19,6 @@ import dev.tollgate.admission.MutatingPolicy;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.Verdict;
 import dev.tollgate.admission.match.LabelSyntax;
-import dev.tollgate.runtime.IncomingReview;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Gives every object it sees the default labels it lacks ({@code tollgate.${artifactId}.default-labels}, e.g.
@@ -47,15 +42,6 @@ public class ${className} implements MutatingPolicy {
     @Override
     public String name() {
         return "${artifactId}";
-    }
-
-    /**
-     * The Funqy function: Funqy HTTP serves it at /${artifactId}. Tollgate's runtime admits each request first
-     * (caller check, limits, budget, deadline) and decodes the review; this hands it to the policy below.
-     */
-    @Funq("${artifactId}")
-    public Uni<ReviewAnswer> ${funqMethod}(IncomingReview review) {
-        return review.answer(this);
     }
 
     @Override
@@ -120,10 +106,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.conversion.ConversionException;
 import dev.tollgate.admission.conversion.ConversionPolicy;
-import dev.tollgate.runtime.IncomingConversion;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * The CRD conversion webhook of {@code ${crd}}: converts its objects between the versions in {@code VERSIONS}
@@ -147,15 +129,6 @@ public class ${className} implements ConversionPolicy {
     @Override
     public String name() {
         return "${artifactId}";
-    }
-
-    /**
-     * The Funqy function: Funqy HTTP serves it at /${artifactId}. Tollgate's runtime admits each request first
-     * (caller check, limits, budget, deadline) and decodes the ConversionReview; this hands it to the policy below.
-     */
-    @Funq("${artifactId}")
-    public Uni<ReviewAnswer> ${funqMethod}(IncomingConversion review) {
-        return review.answer(this);
     }
 
     @Override
@@ -204,10 +177,6 @@ import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.admission.Verdict;
-import dev.tollgate.runtime.IncomingReview;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Denies pods, and workloads whose pod template would create such pods, when a container image is not pinned: it has
@@ -246,15 +215,6 @@ public class ${className} implements ValidatingPolicy {
     @Override
     public String name() {
         return "${artifactId}";
-    }
-
-    /**
-     * The Funqy function: Funqy HTTP serves it at /${artifactId}. Tollgate's runtime admits each request first
-     * (caller check, limits, budget, deadline) and decodes the review; this hands it to the policy below.
-     */
-    @Funq("${artifactId}")
-    public Uni<ReviewAnswer> ${funqMethod}(IncomingReview review) {
-        return review.answer(this);
     }
 
     @Override

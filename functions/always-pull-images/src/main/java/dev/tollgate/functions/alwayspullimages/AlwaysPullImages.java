@@ -16,10 +16,6 @@ import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.MutatingPolicy;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.Verdict;
-import dev.tollgate.runtime.IncomingReview;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * The built-in AlwaysPullImages admission plugin as a webhook: every container of a new pod gets
@@ -50,12 +46,6 @@ public class AlwaysPullImages implements MutatingPolicy {
     @Override
     public String name() {
         return "always-pull-images";
-    }
-
-    /** The Funqy function: Funqy HTTP serves it at /always-pull-images, behind the runtime's gate. */
-    @Funq("always-pull-images")
-    public Uni<ReviewAnswer> alwaysPullImages(IncomingReview review) {
-        return review.answer(this);
     }
 
     @Override

@@ -20,10 +20,6 @@ import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.RegistrationCoverage;
-import dev.tollgate.runtime.IncomingReview;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Serves MutatingAdmissionPolicies from configuration files at {@code /cel-mutate}: JSONPatch and
@@ -80,12 +76,6 @@ public class CelMutate implements MutatingPolicy {
     @Override
     public String name() {
         return "cel-mutate";
-    }
-
-    /** The Funqy function: Funqy HTTP serves it at /cel-mutate, behind the runtime's gate. */
-    @Funq("cel-mutate")
-    public Uni<ReviewAnswer> celMutate(IncomingReview review) {
-        return review.answer(this);
     }
 
     @Override

@@ -18,10 +18,6 @@ import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.RegistrationCoverage;
-import dev.tollgate.runtime.IncomingReview;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Serves ValidatingAdmissionPolicies from configuration files at {@code /cel-policy}. Everything is read, validated
@@ -82,12 +78,6 @@ public class CelPolicy implements ValidatingPolicy {
     @Override
     public String name() {
         return "cel-policy";
-    }
-
-    /** The Funqy function: Funqy HTTP serves it at /cel-policy, behind the runtime's gate. */
-    @Funq("cel-policy")
-    public Uni<ReviewAnswer> celPolicy(IncomingReview review) {
-        return review.answer(this);
     }
 
     @Override

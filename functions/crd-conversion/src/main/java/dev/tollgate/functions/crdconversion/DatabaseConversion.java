@@ -13,10 +13,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.conversion.ConversionException;
 import dev.tollgate.admission.conversion.ConversionPolicy;
-import dev.tollgate.runtime.IncomingConversion;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Converts {@code Database} objects (CRD {@code databases.data.tollgate.dev}, crd.yaml) between its three versions,
@@ -53,12 +49,6 @@ public class DatabaseConversion implements ConversionPolicy {
     @Override
     public String name() {
         return "crd-conversion";
-    }
-
-    /** The Funqy function: Funqy HTTP serves it at /crd-conversion, behind the runtime's gate. */
-    @Funq("crd-conversion")
-    public Uni<ReviewAnswer> crdConversion(IncomingConversion review) {
-        return review.answer(this);
     }
 
     @Override

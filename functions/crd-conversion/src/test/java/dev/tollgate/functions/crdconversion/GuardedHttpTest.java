@@ -16,7 +16,7 @@ import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 
 import dev.tollgate.admission.conversion.ConversionVersion;
-import dev.tollgate.runtime.FunctionGate;
+import dev.tollgate.runtime.ReviewEdge;
 import dev.tollgate.testing.CapturedLog;
 import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.Manifests;
@@ -61,11 +61,14 @@ class GuardedHttpTest {
         }
     }
 
-    /** The body stalls past the deadline: the deadline answers (500 Status), not the body-read timeout (5 s). */
+    /**
+     * The body stalls past the deadline: the deadline answers, not the body-read timeout (5 s). Nothing was decoded,
+     * so there is no verdict to give: 503 with Retry-After, never 500.
+     */
     @Test
     void theDeadlineCountsFromTheRequestsArrival() throws Exception {
         byte[] body = review().getBytes(StandardCharsets.UTF_8);
-        try (CapturedLog log = CapturedLog.of(FunctionGate.class);
+        try (CapturedLog log = CapturedLog.of(ReviewEdge.class);
                 Socket socket = new Socket(root.getHost(), root.getPort())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
@@ -75,11 +78,12 @@ class GuardedHttpTest {
             out.write(body, 0, body.length / 2);
             out.flush();
             String answer = readAnswer(socket.getInputStream());
-            assertTrue(answer.startsWith("HTTP/1.1 500"), answer);
+            assertTrue(answer.startsWith("HTTP/1.1 503"), answer);
+            assertTrue(answer.toLowerCase().contains("retry-after: 1"), answer);
             assertTrue(answer.contains("\"kind\":\"Status\"")
-                    && answer.contains("did not answer within the deadline of 1000 ms"), answer);
-            log.await(Level.WARNING, "policy crd-conversion did not answer within the deadline of 1000 ms",
-                    "answered 500 (error)");
+                    && answer.contains("could not read the review within the deadline of 1000 ms"), answer);
+            log.await(Level.WARNING, "function crd-conversion could not read the review within the deadline of 1000 ms",
+                    "answered 503");
         }
     }
 

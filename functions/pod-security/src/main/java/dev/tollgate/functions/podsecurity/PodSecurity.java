@@ -10,10 +10,6 @@ import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.admission.Verdict;
 import dev.tollgate.functions.podsecurity.policy.CheckRegistry;
-import dev.tollgate.runtime.IncomingReview;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * The Pod Security Standards as a validating function. One deployment serves every mode, level and version, chosen
@@ -61,15 +57,6 @@ public class PodSecurity implements ValidatingPolicy {
     @Override
     public String name() {
         return NAME;
-    }
-
-    /**
-     * The Funqy function: Funqy HTTP serves it at /pod-security, behind the runtime's gate, which also routes
-     * /pod-security/&lt;mode&gt;/&lt;level&gt;/&lt;version&gt; here (answered by {@link #forSubPath}'s policy).
-     */
-    @Funq("pod-security")
-    public Uni<ReviewAnswer> podSecurity(IncomingReview review) {
-        return review.answer(this);
     }
 
     /** The bare path: the configured defaults for all three modes, as PSA applies them to unlabelled namespaces. */

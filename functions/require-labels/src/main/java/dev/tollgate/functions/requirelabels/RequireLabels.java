@@ -14,10 +14,6 @@ import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.admission.Verdict;
 import dev.tollgate.admission.match.LabelSyntax;
-import dev.tollgate.runtime.IncomingReview;
-import dev.tollgate.runtime.ReviewAnswer;
-import io.quarkus.funqy.Funq;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Denies CREATE and UPDATE of objects missing any required label key (403, listing every missing key) and warns
@@ -55,12 +51,6 @@ public class RequireLabels implements ValidatingPolicy {
     @Override
     public String name() {
         return "require-labels";
-    }
-
-    /** The Funqy function: Funqy HTTP serves it at /require-labels, behind the runtime's gate. */
-    @Funq("require-labels")
-    public Uni<ReviewAnswer> requireLabels(IncomingReview review) {
-        return review.answer(this);
     }
 
     @Override

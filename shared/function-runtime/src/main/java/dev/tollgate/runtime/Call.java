@@ -1,0 +1,109 @@
+package dev.tollgate.runtime;
+
+/**
+ * One request's state from the moment its headers arrive: made by the edge ({@link ReviewEdge}), carried into the
+ * function by its input ({@link ReviewInput}), finished by {@link PolicyRunner}. It refers to nothing of theirs.
+ * Exactly one answer is recorded for it: the first {@link #claim}.
+ */
+final class Call {
+
+    final long start = System.nanoTime();
+    /** What the path resolves to, and the codecs that decode its review. */
+    final ServedPolicy policy;
+    final ReviewCodecs codecs;
+    /** Cancels the edge's timer (body-read timeout and deadline before the review is bound). */
+    private final Runnable disarm;
+    private Answer answer;
+    private volatile DecodedReview review;
+    private volatile boolean bound;
+    private Thread worker;
+    private boolean workerDone;
+    private boolean abandoned;
+
+    Call(ServedPolicy policy, ReviewCodecs codecs, Runnable disarm) {
+        this.policy = policy;
+        this.codecs = codecs;
+        this.disarm = disarm;
+    }
+
+    /** Funqy is binding the body to the function's input: from here on the function answers, not the edge. */
+    void bound(DecodedReview decoded) {
+        bound = true;
+        review = decoded;
+        disarm.run();
+    }
+
+    boolean isBound() {
+        return bound;
+    }
+
+    /** The decoded review, or null. */
+    DecodedReview review() {
+        return review;
+    }
+
+    /** Makes {@code candidate} the answer unless one was already chosen. */
+    synchronized boolean claim(Answer candidate) {
+        if (answer != null) {
+            return false;
+        }
+        answer = candidate;
+        disarm.run();
+        return true;
+    }
+
+    /** The answer chosen, or null. */
+    synchronized Answer answer() {
+        return answer;
+    }
+
+    synchronized boolean answered() {
+        return answer != null;
+    }
+
+    synchronized void enter() {
+        worker = Thread.currentThread();
+    }
+
+    synchronized void leave() {
+        worker = null;
+        Thread.interrupted(); // a late interrupt must not leak into this thread's next task
+    }
+
+    /** The deadline answered: interrupt the policy if it runs, and count it until the worker returns. */
+    synchronized void abandon(ReviewMetrics metrics) {
+        if (workerDone) {
+            return;
+        }
+        abandoned = true;
+        metrics.abandonedStarted();
+        if (worker != null) {
+            worker.interrupt();
+        }
+    }
+
+    /** The worker is done with this call (or will never start it). */
+    synchronized void finish(ReviewMetrics metrics) {
+        if (workerDone) {
+            return;
+        }
+        workerDone = true;
+        if (abandoned) {
+            metrics.abandonedFinished();
+        }
+    }
+
+    String functionLabel() {
+        return policy == null ? "" : policy.name();
+    }
+
+    /** The decoded review's uid, or "". */
+    String uid() {
+        DecodedReview r = review;
+        return r == null ? "" : r.uid();
+    }
+
+    long elapsedMicros() {
+        return (System.nanoTime() - start) / 1000;
+    }
+}
