@@ -57,9 +57,11 @@ public class FunctionNamesProcessor {
         List<PolicyPairing.Archive> found = new ArrayList<>();
         for (ApplicationArchive archive : archives.getAllApplicationArchives()) {
             String location = archive.getResolvedPaths().toString();
+            // null where absent: a tree of several roots (classes and test-classes) asks each root in turn until one
+            // gives a value, so an empty answer from the first would hide the file in the next.
             List<WebhookRegistration> entries = archive.apply(tree -> tree.apply(Registrations.CLASSPATH_LOCATION,
-                    visit -> visit == null ? List.<WebhookRegistration>of() : read(visit.getPath(), location)));
-            found.add(new PolicyPairing.Archive(location, entries,
+                    visit -> visit == null ? null : read(visit.getPath(), location)));
+            found.add(new PolicyPairing.Archive(location, entries == null ? List.of() : entries,
                     policyBeans(combined.getIndex(), archive.getIndex(), ADMISSION),
                     policyBeans(combined.getIndex(), archive.getIndex(), CONVERSION)));
         }
