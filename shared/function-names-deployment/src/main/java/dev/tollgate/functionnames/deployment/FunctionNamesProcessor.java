@@ -57,8 +57,13 @@ public class FunctionNamesProcessor {
         List<PolicyPairing.Archive> found = new ArrayList<>();
         for (ApplicationArchive archive : archives.getAllApplicationArchives()) {
             String location = archive.getResolvedPaths().toString();
+            // null where a root lacks the file: a tree of several roots (a module's test-classes and classes, in
+            // tests) answers the first root's non-null result (io.quarkus.paths.MultiRootPathTree#apply).
             List<WebhookRegistration> entries = archive.apply(tree -> tree.apply(Registrations.CLASSPATH_LOCATION,
-                    visit -> visit == null ? List.<WebhookRegistration>of() : read(visit.getPath(), location)));
+                    visit -> visit == null ? null : read(visit.getPath(), location)));
+            if (entries == null) {
+                entries = List.of();
+            }
             found.add(new PolicyPairing.Archive(location, entries,
                     policyBeans(combined.getIndex(), archive.getIndex(), ADMISSION),
                     policyBeans(combined.getIndex(), archive.getIndex(), CONVERSION)));
