@@ -33,6 +33,7 @@ module "registration" {
   functions           = var.functions
   ca_bundle           = var.ca_bundle_file == null ? null : file(var.ca_bundle_file)
   overrides           = var.overrides
+  exceptions          = yamldecode(var.exceptions_file == null ? "exceptions: []" : file(var.exceptions_file)).exceptions
   timing              = var.timing
   functions_namespace = var.functions_namespace
   param_resources     = var.param_resources
@@ -131,4 +132,14 @@ output "cluster_manifests_yaml" {
 output "missing_reader_tokens" {
   description = "Governed clusters whose connection is not in the functions' Secret yet, with the command that reads their reader token."
   value       = module.registration.missing_reader_tokens
+}
+
+output "exceptions_applied_by_function" {
+  description = "Per cluster, per function: exceptions its API server cannot apply on its version (the requests reach the function)."
+  value       = module.registration.exceptions_applied_by_function
+}
+
+output "exceptions_expired" {
+  description = "Exceptions past their expiry, dropped from every webhook: remove or renew them."
+  value       = module.registration.exceptions_expired
 }

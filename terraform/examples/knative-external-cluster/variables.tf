@@ -106,3 +106,9 @@ variable "kube_context" {
   type        = string
   default     = null
 }
+
+variable "exceptions_file" {
+  description = "The reviewed exceptions file (YAML, terraform/README.md \"Exceptions\"); null: no exceptions."
+  type        = string
+  default     = null
+}

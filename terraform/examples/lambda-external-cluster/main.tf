@@ -20,6 +20,7 @@ module "webhooks" {
   function_urls      = module.functions.function_urls
   path_tokens        = var.path_tokens
   overrides          = var.overrides
+  exceptions         = yamldecode(var.exceptions_file == null ? "exceptions: []" : file(var.exceptions_file)).exceptions
   timing             = var.timing
   # Nothing of Tollgate runs inside the external cluster.
   functions_namespace = null
@@ -58,4 +59,14 @@ output "manifests_yaml" {
   description = "The configurations as YAML, for kubectl or a GitOps repository."
   value       = module.webhooks.manifests_yaml
   sensitive   = true
+}
+
+output "exceptions_applied_by_function" {
+  description = "Per function: exceptions the cluster's API server cannot apply on its version (the requests reach the function)."
+  value       = module.webhooks.exceptions_applied_by_function
+}
+
+output "exceptions_expired" {
+  description = "Exceptions past their expiry, dropped from every webhook: remove or renew them."
+  value       = module.webhooks.exceptions_expired
 }

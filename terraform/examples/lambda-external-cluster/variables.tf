@@ -73,3 +73,9 @@ variable "tags" {
   type        = map(string)
   default     = { "app.kubernetes.io/part-of" = "tollgate" }
 }
+
+variable "exceptions_file" {
+  description = "The reviewed exceptions file (YAML, terraform/README.md \"Exceptions\"); null: no exceptions."
+  type        = string
+  default     = null
+}

@@ -18,6 +18,7 @@ module "webhooks" {
   path_tokens         = try(var.path_tokens[each.key], {})
   caller_credentials  = var.caller_credentials
   overrides           = var.overrides
+  exceptions          = var.exceptions
   timing              = var.timing
   excluded_namespaces = each.value.namespace_exclusions ? null : []
   functions_namespace = each.value.namespace_exclusions ? var.functions_namespace : null

@@ -59,3 +59,18 @@ output "webhooks" {
   description = "Per cluster, what is registered (no URLs)."
   value       = { for n, m in module.webhooks : n => m.webhooks }
 }
+
+output "exceptions_applied_by_function" {
+  description = "Per cluster, per function: the exceptions neither matchConditions nor a selector can express on that cluster's version; its API server sends their requests to the function."
+  value       = { for n, m in module.webhooks : n => m.exceptions_applied_by_function }
+}
+
+output "exceptions_compiled" {
+  description = "Per cluster, per webhook: how each unexpired exception is applied (matchConditions, namespaceSelector, objectSelector or function)."
+  value       = { for n, m in module.webhooks : n => m.exceptions_compiled }
+}
+
+output "exceptions_expired" {
+  description = "Exceptions whose expiry is not after the plan's time: dropped on every cluster (name => expires, functions, reason)."
+  value       = module.webhooks[sort(keys(var.clusters))[0]].exceptions_expired
+}

@@ -100,6 +100,13 @@ variable "overrides" {
   default     = {}
 }
 
+variable "exceptions" {
+  description = "The exceptions file's list (yamldecode(file(\"exceptions.yaml\")).exceptions), as in webhook-configurations: compiled per cluster for its kubernetes_version."
+  type        = any
+  default     = []
+  nullable    = false
+}
+
 variable "timing" {
   description = "Timing budget in seconds (cold_start_seconds, evaluation_seconds, network_seconds), as in webhook-configurations."
   type = object({

@@ -97,6 +97,7 @@ locals {
             [for x in coalesce(try(e.declared.namespaceSelector.matchExpressions, null), []) : { for k, v in x : k => v if v != null }],
             local.exclusion,
             [for x in e.added_ns.matchExpressions : { for k, v in x : k => v if v != null }],
+            local.exception_namespace_expressions[e.name],
           )
         } : k => v if length(v) > 0 }
         objectSelector = { for k, v in {
@@ -104,9 +105,10 @@ locals {
           matchExpressions = concat(
             [for x in coalesce(try(e.declared.objectSelector.matchExpressions, null), []) : { for k, v in x : k => v if v != null }],
             [for x in e.added_obj.matchExpressions : { for k, v in x : k => v if v != null }],
+            local.exception_object_expressions[e.name],
           )
         } : k => v if length(v) > 0 }
-        matchConditions = concat(coalesce(e.declared.matchConditions, []), e.added_mc)
+        matchConditions = local.match_conditions[e.name]
       } : k => v if length(v) > 0 },
     )
   }]
@@ -118,11 +120,15 @@ locals {
     [for k, v in e.added_obj.matchLabels : "${e.name}: objectSelector.matchLabels.${k}"
     if lookup(coalesce(try(e.declared.objectSelector.matchLabels, null), {}), k, v) != v],
   )])
+  # Declared, then added by overrides, then the exceptions' (exceptions.tf).
+  match_conditions = { for e in local.entries : e.name => concat(
+    coalesce(e.declared.matchConditions, []), e.added_mc, local.exception_match_conditions[e.name]
+  ) }
   match_condition_problems = [
-    for e in local.entries : "${e.name} (${length(concat(coalesce(e.declared.matchConditions, []), e.added_mc))} conditions)"
-    if length(concat(coalesce(e.declared.matchConditions, []), e.added_mc)) > 64 || length(distinct([
-      for c in concat(coalesce(e.declared.matchConditions, []), e.added_mc) : c.name
-    ])) != length(concat(coalesce(e.declared.matchConditions, []), e.added_mc))
+    for e in local.entries : "${e.name} (${length(local.match_conditions[e.name])} conditions)"
+    if length(local.match_conditions[e.name]) > 64 || length(distinct([
+      for c in local.match_conditions[e.name] : c.name
+    ])) != length(local.match_conditions[e.name])
   ]
   fail_shortfalls = [
     for f in local.enabled : format(
@@ -145,7 +151,7 @@ locals {
   # webhook matchConditions are alpha in 1.27 (off by default), beta in 1.28 (on by default), GA in 1.30).
   kubernetes_minor = try(tonumber(regex("^v?1\\.([0-9]+)", var.kubernetes_version)[0]), 0)
   with_match_conditions = [
-    for e in local.entries : e.name if length(concat(coalesce(e.declared.matchConditions, []), e.added_mc)) > 0
+    for e in local.entries : e.name if length(local.match_conditions[e.name]) > 0
   ]
   version_problems = concat(
     local.kubernetes_minor < 21 && length(local.excluded_namespaces) > 0 ? [

@@ -42,7 +42,7 @@ output "manifests" {
   }
   precondition {
     condition     = length(local.match_condition_problems) == 0
-    error_message = "With the added match_conditions these webhooks exceed 64 conditions or repeat a name: ${join(", ", local.match_condition_problems)}."
+    error_message = "With the added match_conditions and the exceptions' conditions these webhooks exceed 64 conditions or repeat a name (the API server's limits): ${join(", ", local.match_condition_problems)}."
   }
 }
 
@@ -99,4 +99,19 @@ output "budget" {
     needed_timeout_seconds = local.needed_timeout_seconds
     timeout_seconds        = local.budget_timeout_seconds
   }
+}
+
+output "exceptions_compiled" {
+  description = "Per webhook name: how each of its function's unexpired exceptions is applied on this cluster's version (matchConditions, namespaceSelector, objectSelector, or function: sent to the function)."
+  value       = { for w, p in local.exception_plan : w => p.modes if length(p.modes) > 0 }
+}
+
+output "exceptions_applied_by_function" {
+  description = "Per function: the exceptions neither matchConditions nor a selector can express on this cluster's version; the API server sends their requests to the function."
+  value       = local.exceptions_applied_by_function
+}
+
+output "exceptions_expired" {
+  description = "Exceptions whose expiry is not after the plan's time (plantimestamp()): dropped from every webhook. Name => expires, functions, reason."
+  value       = local.exception_expired
 }

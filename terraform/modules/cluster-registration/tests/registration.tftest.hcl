@@ -160,3 +160,30 @@ run "refuses_tokens_for_unknown_clusters" {
 
   expect_failures = [var.reader_tokens]
 }
+
+run "each_cluster_gets_the_exceptions_its_version_can_apply" {
+  command = plan
+
+  variables {
+    exceptions = [
+      { name = "batch", functions = ["demo"], match = { object_labels = { matchLabels = { team = "batch" } } }, reason = "batch", expires = "2099-12-31T00:00:00Z" },
+    ]
+  }
+
+  assert {
+    condition     = [for c in nonsensitive(output.cluster_manifests["east"][5].webhooks[0].matchConditions) : c.name] == ["exception.tollgate.dev/batch"]
+    error_message = "east (1.30): one matchCondition per exception"
+  }
+  assert {
+    condition     = jsonencode(nonsensitive(output.cluster_manifests["west"][5].webhooks[0].objectSelector)) == jsonencode({ matchExpressions = [{ key = "team", operator = "NotIn", values = ["batch"] }] })
+    error_message = "west (1.20): the label exception as the objectSelector"
+  }
+  assert {
+    condition     = jsonencode(output.exceptions_compiled) == jsonencode({ east = { "demo.tollgate.dev" = { batch = "matchConditions" } }, west = { "demo.tollgate.dev" = { batch = "objectSelector" } } })
+    error_message = "per cluster, how each exception is applied"
+  }
+  assert {
+    condition     = jsonencode(output.exceptions_applied_by_function) == jsonencode({ east = {}, west = {} })
+    error_message = "nothing left to the function on either cluster (a user exception on 1.20 is: RegistrationOnKubeApiServersTest)"
+  }
+}

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A unified diff of two texts by lines (longest common subsequence), with a few lines of context. */
-final class LineDiff {
+public final class LineDiff {
 
     private static final int CONTEXT = 3;
 
@@ -12,7 +12,7 @@ final class LineDiff {
     }
 
     /** The diff lines ("@@ ...", " same", "-old", "+new"); empty when the texts are equal. */
-    static List<String> unified(String before, String after) {
+    public static List<String> unified(String before, String after) {
         String[] a = before.split("\n", -1);
         String[] b = after.split("\n", -1);
         int n = a.length;

@@ -132,7 +132,7 @@ public final class Reports {
         }
     }
 
-    static ObjectNode json(ManifestReport r) {
+    public static ObjectNode json(ManifestReport r) {
         ObjectNode m = F.objectNode();
         m.put("source", r.source());
         m.put("kind", r.kind());

@@ -17,7 +17,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /** YAML (and JSON, which is YAML) in and out: multi-document files, and a stable rendering for diffs. */
-final class Yaml {
+public final class Yaml {
 
     private static final ObjectMapper READER = new ObjectMapper(
             YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
@@ -31,7 +31,7 @@ final class Yaml {
     }
 
     /** Every non-empty document of a file. */
-    static List<JsonNode> readDocuments(Path file) {
+    public static List<JsonNode> readDocuments(Path file) {
         String text;
         try {
             text = Files.readString(file);
@@ -52,7 +52,7 @@ final class Yaml {
         return docs;
     }
 
-    static String write(JsonNode node) {
+    public static String write(JsonNode node) {
         try {
             return WRITER.writeValueAsString(node);
         } catch (IOException e) {

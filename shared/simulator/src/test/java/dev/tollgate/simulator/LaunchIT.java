@@ -113,17 +113,17 @@ class LaunchIT {
     /** An unknown command is a usage error, told in one line that names it, even with --help after it. */
     @Test
     void anUnknownCommandIsAUsageError() throws Exception {
-        for (List<String> args : List.of(List.of("nosuch"), List.of("test", "--help"), List.of("-V", "reveiw"))) {
+        for (List<String> args : List.of(List.of("nosuch"), List.of("tset", "--help"), List.of("-V", "reveiw"))) {
             Result r = tollgate(List.of(), args.toArray(String[]::new));
             assertEquals(2, r.exit(), args + ": " + r.stdout() + r.stderr());
             assertEquals("", r.stdout(), args + ": no help on stdout");
             assertEquals(List.of("tollgate: unknown command '" + args.get(args.size() == 2 && args.get(0)
-                    .startsWith("-") ? 1 : 0) + "'; the commands are review, audit, convert (tollgate --help)"),
+                    .startsWith("-") ? 1 : 0) + "'; the commands are review, audit, convert, test (tollgate --help)"),
                     r.stderr().lines().toList(), args.toString());
         }
         Result none = tollgate(List.of());
         assertEquals(2, none.exit(), none.stdout() + none.stderr());
-        assertEquals(List.of("tollgate: a command is needed: review, audit, convert (tollgate --help)"),
+        assertEquals(List.of("tollgate: a command is needed: review, audit, convert, test (tollgate --help)"),
                 none.stderr().lines().toList());
     }
 

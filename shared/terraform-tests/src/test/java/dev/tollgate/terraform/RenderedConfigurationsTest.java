@@ -81,6 +81,14 @@ class RenderedConfigurationsTest {
                     object_selector    = { matchExpressions = [{ key = "tollgate.dev/skip", operator = "DoesNotExist" }] }
                     match_conditions   = [{ name = "tollgate-test-not-dry-run", expression = "!request.dryRun" }]
                   } }
+                  # Every kind of exception criterion, on every function: their matchConditions and selector
+                  # requirements go through the same API server rules and schema as the rest.
+                  exceptions = [
+                    { name = "legacy", functions = local.functions, match = { namespaces = ["legacy"], names = ["old"], operations = ["UPDATE"] }, reason = "r", expires = "2099-12-31T00:00:00Z" },
+                    { name = "ci", functions = local.functions, match = { users = ["ci-bot"], groups = ["ci"], service_accounts = ["ci/deployer", "tools/*"] }, reason = "r", expires = "2099-12-31T00:00:00Z" },
+                    { name = "batch", functions = local.functions, match = { object_labels = { matchLabels = { team = "batch" }, matchExpressions = [{ key = "owner", operator = "DoesNotExist" }] } }, reason = "r", expires = "2099-12-31T00:00:00Z" },
+                    { name = "sandbox", functions = local.functions, match = { namespace_labels = { matchExpressions = [{ key = "sandbox", operator = "In", values = ["true"] }] } }, reason = "r", expires = "2099-12-31T00:00:00Z" },
+                  ]
                 }
 
                 output "manifests" {
@@ -175,6 +183,12 @@ class RenderedConfigurationsTest {
                 assertTrue(got.path("namespaceSelector").toString().contains("kube-system"), at + " excludes kube-system");
                 assertTrue(got.path("objectSelector").toString().contains("tollgate.dev/skip"), at + " added selector");
                 assertTrue(got.path("matchConditions").toString().contains("tollgate-test-not-dry-run"), at);
+                for (String exception : List.of("legacy", "ci", "batch")) {
+                    assertTrue(got.path("matchConditions").toString().contains("\"exception.tollgate.dev/" + exception
+                            + "\""), at + " exception " + exception);
+                }
+                assertTrue(got.path("namespaceSelector").toString().contains(
+                        "{\"key\":\"sandbox\",\"operator\":\"NotIn\",\"values\":[\"true\"]}"), at + " exception sandbox");
             }
         }
         int rendered = 0;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,8 +66,11 @@ class ClusterContextsKubeApiServerTest {
     static PolicyConfig<PolicySpec, BindingSpec> replicaLimit(Map<String, String> settings) {
         String yaml = Configs.REPLICA_LIMIT.substring(0, Configs.REPLICA_LIMIT.indexOf("{apiVersion: v1, kind: "
                 + "Namespace"));
-        NamespaceOptions options = NamespaceOptions.read("tollgate.cel-policy",
-                key -> Optional.ofNullable(settings.get(key)));
+        // A lookup waits 30 s, not the 2 s default: on a busy machine a connection to a real API server can take
+        // longer, and these tests are about what the API server answers, not how fast.
+        Map<String, String> all = new HashMap<>(Map.of("tollgate.cel-policy.namespace-lookup-timeout", "30s"));
+        all.putAll(settings);
+        NamespaceOptions options = NamespaceOptions.read("tollgate.cel-policy", key -> Optional.ofNullable(all.get(key)));
         return PolicyConfig.load(ConfigFiles.parse(yaml, "test.yaml"), Configs.VAP, options);
     }
 

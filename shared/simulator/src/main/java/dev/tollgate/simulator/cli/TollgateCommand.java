@@ -8,13 +8,13 @@ import picocli.CommandLine.Command;
 
 /** {@code tollgate}: the Tollgate command line. */
 @Command(name = "tollgate", mixinStandardHelpOptions = true,
-        subcommands = { ReviewCommand.class, AuditCommand.class, ConvertCommand.class },
+        subcommands = { ReviewCommand.class, AuditCommand.class, ConvertCommand.class, TestCommand.class },
         description = "Kubernetes admission control as serverless functions: local tools.")
 @RegisterForReflection
 public class TollgateCommand {
 
     /**
-     * The command line, its review and audit commands given the base URL of the bundle this process serves (asked
+     * The command line, its review, audit and test commands given the base URL of the bundle this process serves (asked
      * only when a command calls it).
      */
     static CommandLine commandLine(Supplier<String> localBundleUrl) {
@@ -26,6 +26,9 @@ public class TollgateCommand {
                 }
                 if (cls == AuditCommand.class) {
                     return cls.cast(new AuditCommand(localBundleUrl));
+                }
+                if (cls == TestCommand.class) {
+                    return cls.cast(new TestCommand(localBundleUrl));
                 }
                 return CommandLine.defaultFactory().create(cls);
             }
