@@ -143,7 +143,7 @@ public class ReviewEdge {
         }
         CallerGate.Admission admission = callers.admit(ctx, ctx.normalizedPath());
         if (!admission.admitted()) {
-            Call call = new Call(null, codecs, () -> {
+            Call call = new Call(null, codecs, "", () -> {
             });
             ctx.put(CALL, call);
             metrics.rejectedCaller(admission.failedCheck());
@@ -155,7 +155,7 @@ public class ReviewEdge {
         String path = admission.policyPath();
         Optional<ServedPolicy> policy = policies.serving(path);
         long[] timer = {-1};
-        Call call = new Call(policy.orElse(null), codecs, () -> {
+        Call call = new Call(policy.orElse(null), codecs, admission.cluster(), () -> {
             if (timer[0] >= 0) {
                 ctx.vertx().cancelTimer(timer[0]);
             }
@@ -282,7 +282,7 @@ public class ReviewEdge {
     private void failed(RoutingContext ctx) {
         Call call = ctx.get(CALL);
         if (call == null) {
-            call = new Call(null, codecs, () -> {
+            call = new Call(null, codecs, "", () -> {
             });
         }
         Throwable failure = ctx.failure();

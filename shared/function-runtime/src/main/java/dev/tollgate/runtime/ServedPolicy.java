@@ -3,6 +3,7 @@ package dev.tollgate.runtime;
 import com.fasterxml.jackson.core.JsonParser;
 
 import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.ReviewDecodeException;
 import dev.tollgate.admission.conversion.ConversionPolicy;
 
@@ -19,8 +20,11 @@ sealed interface ServedPolicy {
     /** The review type a request body must hold, for messages: "an AdmissionReview" or "a ConversionReview". */
     String expectedBody();
 
-    /** Reads this policy's review type from {@code parser} (positioned at the body's first token). */
-    DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException;
+    /**
+     * Reads this policy's review type from {@code parser} (positioned at the body's first token), sent by
+     * {@code cluster} (the caller's, which an admission request carries to its policy).
+     */
+    DecodedReview decode(ReviewCodecs codecs, JsonParser parser, String cluster) throws ReviewDecodeException;
 
     record Admission(String name, AdmissionPolicy policy) implements ServedPolicy {
 
@@ -30,9 +34,11 @@ sealed interface ServedPolicy {
         }
 
         @Override
-        public DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException {
+        public DecodedReview decode(ReviewCodecs codecs, JsonParser parser, String cluster)
+                throws ReviewDecodeException {
+            AdmissionReview review = codecs.admission().codec().decode(parser);
             return new DecodedReview.Admission(codecs.admission(), name, policy,
-                    codecs.admission().codec().decode(parser));
+                    new AdmissionReview(review.version(), review.request().withCluster(cluster)));
         }
     }
 
@@ -44,7 +50,8 @@ sealed interface ServedPolicy {
         }
 
         @Override
-        public DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException {
+        public DecodedReview decode(ReviewCodecs codecs, JsonParser parser, String cluster)
+                throws ReviewDecodeException {
             return new DecodedReview.Conversion(codecs.conversion(), name, policy,
                     codecs.conversion().codec().decode(parser));
         }
