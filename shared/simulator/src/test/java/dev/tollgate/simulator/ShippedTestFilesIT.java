@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (their CEL policies in-process, the conversion) and the main job's, which plays the whole bundle served in-process
  * with the shipped policies. A wrong expectation against the bundle fails with its diff.
  */
-class TestFilesIT {
+class ShippedTestFilesIT {
 
     static final List<String> SHIPPED = List.of("functions/cel-policy/tollgate-test.yaml",
             "functions/cel-mutate/tollgate-test.yaml", "functions/crd-conversion/tollgate-test.yaml",
