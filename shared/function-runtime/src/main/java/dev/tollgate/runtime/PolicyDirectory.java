@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.admission.conversion.ConversionPolicy;
 import dev.tollgate.functionnames.FunctionNames;
+import io.quarkus.arc.ClientProxy;
 
 /**
  * The policies this application serves, by function name: every {@link AdmissionPolicy} bean and every
@@ -32,11 +33,21 @@ public class PolicyDirectory {
             FunctionNames names) {
         Map<String, Object> all = new TreeMap<>();
         for (Instance.Handle<AdmissionPolicy> policy : policies.handles()) {
-            admission.put(register(all, names, policy), policy.get());
+            admission.put(register(all, names, policy), created(policy.get()));
         }
         for (Instance.Handle<ConversionPolicy> policy : conversions.handles()) {
-            conversion.put(register(all, names, policy), policy.get());
+            conversion.put(register(all, names, policy), created(policy.get()));
         }
+    }
+
+    /**
+     * The policy, its instance created now (ArC's {@link ClientProxy#unwrap}, Quarkus CDI reference, "Client
+     * proxies"): a policy whose configuration is wrong stops the function at startup, before it serves anything,
+     * rather than failing its first review.
+     */
+    private static <T> T created(T policy) {
+        ClientProxy.unwrap(policy);
+        return policy;
     }
 
     private static String register(Map<String, Object> all, FunctionNames names, Instance.Handle<?> policy) {
