@@ -10,6 +10,7 @@ def assertOnlyThePolicy(File policyFile) {
             "no Funqy entry point in ${policyFile}"
     assert !policy.contains('dev.tollgate.runtime') : "the policy needs nothing of the runtime: ${policyFile}"
     assert policy =~ /public (Verdict validate|Verdict mutate|ObjectNode convert)\(/ : "no policy method in ${policyFile}"
+    assert !(policy =~ /String name\(\)/) : "the policy does not name itself (its webhook.yaml does): ${policyFile}"
 }
 
 def assertTestsPassed(File project, int suites, int minTests) {

@@ -24,10 +24,21 @@ resource "kubernetes_manifest" "clusters_secret" {
   }
 }
 
+resource "kubernetes_manifest" "callers_secret" {
+  for_each = local.token_services # the names only: the Secrets' values are sensitive
+
+  manifest = local.callers_secrets[each.key]
+
+  field_manager {
+    name = "tollgate-terraform"
+  }
+}
+
 resource "kubernetes_manifest" "knative_service" {
   for_each = local.knative_services
 
-  manifest = each.value
+  manifest   = each.value
+  depends_on = [kubernetes_manifest.clusters_secret, kubernetes_manifest.callers_secret] # mounted by the Services
 
   field_manager {
     name            = "tollgate-terraform"

@@ -41,6 +41,27 @@ module "registration" {
 
 locals {
   clusters_dir = "/etc/tollgate/clusters"
+  callers_dir  = "/var/run/tollgate/callers"
+
+  # The Services that check path tokens (their committed manifest reads TOLLGATE_AUTH_PATH_TOKEN_FILES) get, instead,
+  # one token file per governed cluster (tollgate.auth.clusters-dir): the runtime maps each token to its cluster, so
+  # decision logs and metrics name it, the CEL functions read that cluster's namespaces, and one cluster's token is
+  # rotated or revoked without touching another's. A Service serving several functions holds all their tokens.
+  token_services = toset([for s, m in local.manifests : s if contains([for e in try(m.spec.template.spec.containers[0].env, []) : e.name], "TOLLGATE_AUTH_PATH_TOKEN_FILES")])
+  callers_secrets = {
+    for s in local.token_services : s => {
+      apiVersion = "v1"
+      kind       = "Secret"
+      type       = "Opaque"
+      metadata   = { name = "tollgate-callers-${s}", namespace = var.functions_namespace, labels = { "app.kubernetes.io/managed-by" = "tollgate-terraform" } }
+      stringData = {
+        for c in sort(keys(var.clusters)) : "${c}.path-tokens" => join("", [
+          for f, sv in local.service_of : module.registration.path_token_files[f]["${c}.path-tokens"]
+          if sv == s && can(module.registration.path_token_files[f]["${c}.path-tokens"])
+        ])
+      }
+    }
+  }
 
   # Per Service, the shortest request timeout and deadline of the functions it serves (a bundle serves several).
   service_timeouts = {
@@ -59,18 +80,21 @@ locals {
       timeoutSeconds = local.service_timeouts[s].request_timeout_seconds
       containers = [for i, c in m.spec.template.spec.containers : i > 0 ? c : merge(c, {
         env = concat(
-          [for e in try(c.env, []) : e if !contains(["TOLLGATE_DEADLINE_TIMEOUT", "TOLLGATE_CLUSTERS_DIR"], e.name)],
+          [for e in try(c.env, []) : e if !contains(["TOLLGATE_DEADLINE_TIMEOUT", "TOLLGATE_CLUSTERS_DIR", "TOLLGATE_AUTH_PATH_TOKEN_FILES", "TOLLGATE_AUTH_CLUSTERS_DIR"], e.name)],
           [{ name = "TOLLGATE_DEADLINE_TIMEOUT", value = "${local.service_timeouts[s].internal_deadline_ms}ms" }],
           can(m.spec.template.spec.serviceAccountName) ? [{ name = "TOLLGATE_CLUSTERS_DIR", value = local.clusters_dir }] : [],
+          contains(local.token_services, s) ? [{ name = "TOLLGATE_AUTH_CLUSTERS_DIR", value = local.callers_dir }] : [],
         )
         volumeMounts = concat(
-          [for v in try(c.volumeMounts, []) : v if v.name != "tollgate-clusters"],
+          [for v in try(c.volumeMounts, []) : v if !contains(["tollgate-clusters", "tollgate-callers"], v.name) && !(contains(local.token_services, s) && v.name == "tollgate-auth")],
           can(m.spec.template.spec.serviceAccountName) ? [{ name = "tollgate-clusters", mountPath = local.clusters_dir, readOnly = true }] : [],
+          contains(local.token_services, s) ? [{ name = "tollgate-callers", mountPath = local.callers_dir, readOnly = true }] : [],
         )
       })]
       volumes = concat(
-        [for v in try(m.spec.template.spec.volumes, []) : v if v.name != "tollgate-clusters"],
+        [for v in try(m.spec.template.spec.volumes, []) : v if !contains(["tollgate-clusters", "tollgate-callers"], v.name) && !(contains(local.token_services, s) && v.name == "tollgate-auth")],
         can(m.spec.template.spec.serviceAccountName) ? [{ name = "tollgate-clusters", secret = { secretName = "tollgate-clusters", defaultMode = 292 } }] : [],
+        contains(local.token_services, s) ? [{ name = "tollgate-callers", secret = { secretName = "tollgate-callers-${s}", defaultMode = 292 } }] : [],
       )
     }) }) }) })
   }
@@ -87,14 +111,16 @@ output "webhooks" {
 }
 
 output "knative_services" {
-  description = "The Knative Services with the request timeout, deadline and clusters' connections Terraform decided (no secret in them)."
+  description = "The Knative Services with the request timeout, deadline, clusters' connections and per-cluster token files Terraform decided (no secret in them)."
   value       = local.knative_services
 }
 
 output "knative_manifests_yaml" {
-  description = "For the functions' cluster: the clusters Secret and the Knative Services (terraform output -raw knative_manifests_yaml | kubectl --context functions apply -f -)."
-  value       = join("---\n", concat([module.registration.clusters_secret_yaml], [for s in sort(keys(local.knative_services)) : yamlencode(local.knative_services[s])]))
-  sensitive   = true
+  description = "For the functions' cluster: the clusters Secret, each Service's per-cluster token files and the Knative Services (terraform output -raw knative_manifests_yaml | kubectl --context functions apply -f -)."
+  value = join("---\n", concat([module.registration.clusters_secret_yaml],
+    [for s in sort(keys(local.callers_secrets)) : yamlencode(local.callers_secrets[s])],
+  [for s in sort(keys(local.knative_services)) : yamlencode(local.knative_services[s])]))
+  sensitive = true
 }
 
 output "cluster_manifests_yaml" {

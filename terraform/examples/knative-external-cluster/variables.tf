@@ -62,7 +62,7 @@ variable "param_resources" {
 }
 
 variable "knative_dir" {
-  description = "The Knative manifests as deployed (knative/<service>.yaml); null: the ones in this repository."
+  description = "The Knative manifests as deployed (<dir>/<service>.yaml); null: this repository's knative/ (the native images); the JVM images: knative/jvm."
   type        = string
   default     = null
 }

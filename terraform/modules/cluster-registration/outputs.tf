@@ -27,6 +27,16 @@ output "clusters_secret_yaml" {
   sensitive   = true
 }
 
+output "path_token_files" {
+  description = "For the functions: per function, one token file per governed cluster (<cluster>.path-tokens => that cluster's token and a newline), the files tollgate.auth.clusters-dir reads, so each call is its cluster's and rotating or revoking one cluster's file touches no other. A Service serving several functions joins their files of the same name."
+  value = {
+    for f in sort(distinct(flatten([for c, m in var.path_tokens : keys(m)]))) : f => {
+      for c, m in var.path_tokens : "${c}.path-tokens" => "${m[f]}\n" if contains(keys(m), f)
+    }
+  }
+  sensitive = true
+}
+
 output "connected_clusters" {
   description = "The clusters whose connection is in clusters_secret."
   value       = local.connected

@@ -103,6 +103,34 @@ run "the_functions_secret_holds_each_connected_clusters_kubeconfig" {
   }
 }
 
+run "the_functions_get_one_token_file_per_cluster" {
+  command = plan
+
+  assert {
+    condition     = nonsensitive(output.path_token_files) == { demo = { "east.path-tokens" = "east-token-0123456789\n", "west.path-tokens" = "west-token-0123456789\n" } }
+    error_message = "each cluster's token in a file named for the cluster (tollgate.auth.clusters-dir)"
+  }
+}
+
+run "refuses_a_token_given_to_two_clusters" {
+  command = plan
+
+  variables {
+    clusters = {
+      east  = { kubernetes_version = "1.30", server = "https://east.example.com" }
+      west  = { kubernetes_version = "1.30", server = "https://west.example.com" }
+      north = { kubernetes_version = "1.30", server = "https://north.example.com" }
+    }
+    path_tokens = {
+      east  = { demo = "shared-token-0123456789" }
+      west  = { demo = "west-token-0123456789" }
+      north = { demo = "shared-token-0123456789" }
+    }
+  }
+
+  expect_failures = [var.path_tokens]
+}
+
 run "refuses_a_cluster_without_the_path_token_its_function_requires" {
   command = plan
 

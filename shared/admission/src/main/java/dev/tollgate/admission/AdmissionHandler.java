@@ -25,19 +25,19 @@ public final class AdmissionHandler {
         return codec;
     }
 
-    /** Decodes {@code body} and runs {@code policy} on it. */
-    public HandlerResult handle(byte[] body, AdmissionPolicy policy) {
+    /** Decodes {@code body} and runs {@code policy}, the function named {@code function}, on it. */
+    public HandlerResult handle(byte[] body, String function, AdmissionPolicy policy) {
         AdmissionReview review;
         try {
             review = codec.decode(body);
         } catch (ReviewDecodeException e) {
             return badRequest(e.status(), e.getMessage());
         }
-        return handle(review, policy);
+        return handle(review, function, policy);
     }
 
     /** Runs {@code policy} on an already decoded review. */
-    public HandlerResult handle(AdmissionReview review, AdmissionPolicy policy) {
+    public HandlerResult handle(AdmissionReview review, String function, AdmissionPolicy policy) {
         AdmissionRequest request = review.request();
         try {
             Verdict verdict;
@@ -61,7 +61,7 @@ public final class AdmissionHandler {
                     : ops > 0 ? HandlerResult.Outcome.PATCHED : HandlerResult.Outcome.ALLOWED;
             return new HandlerResult(200, out, outcome, review, verdict, ops, "");
         } catch (RuntimeException | StackOverflowError e) {
-            return policyFailed(review, policy, e);
+            return policyFailed(review, function, e);
         }
     }
 
@@ -72,10 +72,10 @@ public final class AdmissionHandler {
     }
 
     /** The answer when the policy failed: HTTP 500 with a short message, so failurePolicy applies. */
-    public HandlerResult policyFailed(AdmissionReview review, AdmissionPolicy policy, Throwable e) {
+    public HandlerResult policyFailed(AdmissionReview review, String function, Throwable e) {
         String uid = review == null ? "" : review.request().uid();
-        LOG.log(Level.ERROR, "policy " + policy.name() + " failed on request uid=" + uid, e);
-        String message = "policy " + policy.name() + " failed: " + e.getClass().getSimpleName();
+        LOG.log(Level.ERROR, "policy " + function + " failed on request uid=" + uid, e);
+        String message = "policy " + function + " failed: " + e.getClass().getSimpleName();
         return new HandlerResult(500, codec.errorBody(500, message), HandlerResult.Outcome.ERROR, review, null, 0,
                 message);
     }

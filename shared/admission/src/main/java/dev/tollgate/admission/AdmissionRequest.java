@@ -24,6 +24,10 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param oldObject          the existing object (UPDATE, DELETE) or null
  * @param options            the operation options (CreateOptions, UpdateOptions, ...) as raw JSON, or null
  * @param dryRun             true when the request will not be persisted
+ * @param cluster            the cluster that sent the review, as the function's configuration names it: the runtime
+ *                           maps the caller's credential to it ({@value #DEFAULT_CLUSTER} when nothing names one, as
+ *                           for one cluster governing itself). Not part of the AdmissionReview: what the API server
+ *                           itself would consult for this review (namespaces, params) comes from this cluster
  */
 public record AdmissionRequest(
         String uid,
@@ -40,7 +44,11 @@ public record AdmissionRequest(
         KubeObject object,
         KubeObject oldObject,
         JsonNode options,
-        boolean dryRun) {
+        boolean dryRun,
+        String cluster) {
+
+    /** The cluster of a review when nothing names one: one cluster governing itself. */
+    public static final String DEFAULT_CLUSTER = "default";
 
     public AdmissionRequest {
         Objects.requireNonNull(uid, "uid");
@@ -52,6 +60,22 @@ public record AdmissionRequest(
         name = name == null ? "" : name;
         namespace = namespace == null ? "" : namespace;
         userInfo = userInfo == null ? UserInfo.ANONYMOUS : userInfo;
+        cluster = cluster == null || cluster.isEmpty() ? DEFAULT_CLUSTER : cluster;
+    }
+
+    /** A request of the {@value #DEFAULT_CLUSTER} cluster. */
+    public AdmissionRequest(String uid, GroupVersionKind kind, GroupVersionResource resource, String subResource,
+            GroupVersionKind requestKind, GroupVersionResource requestResource, String requestSubResource,
+            String name, String namespace, Operation operation, UserInfo userInfo, KubeObject object,
+            KubeObject oldObject, JsonNode options, boolean dryRun) {
+        this(uid, kind, resource, subResource, requestKind, requestResource, requestSubResource, name, namespace,
+                operation, userInfo, object, oldObject, options, dryRun, DEFAULT_CLUSTER);
+    }
+
+    /** This request as sent by {@code cluster}. */
+    public AdmissionRequest withCluster(String cluster) {
+        return new AdmissionRequest(uid, kind, resource, subResource, requestKind, requestResource,
+                requestSubResource, name, namespace, operation, userInfo, object, oldObject, options, dryRun, cluster);
     }
 
     /** The object the policy should look at: {@code object}, or {@code oldObject} when there is none (DELETE). */

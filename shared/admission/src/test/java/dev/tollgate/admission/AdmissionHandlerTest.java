@@ -28,10 +28,6 @@ class AdmissionHandlerTest {
 
     private static ValidatingPolicy validating(java.util.function.Function<AdmissionRequest, Verdict> f) {
         return new ValidatingPolicy() {
-            public String name() {
-                return "test";
-            }
-
             public Verdict validate(AdmissionRequest request) {
                 return f.apply(request);
             }
@@ -40,10 +36,6 @@ class AdmissionHandlerTest {
 
     private static MutatingPolicy mutating(java.util.function.BiFunction<AdmissionRequest, ObjectNode, Verdict> f) {
         return new MutatingPolicy() {
-            public String name() {
-                return "test";
-            }
-
             public Verdict mutate(AdmissionRequest request, ObjectNode object) {
                 return f.apply(request, object);
             }
@@ -53,7 +45,7 @@ class AdmissionHandlerTest {
     @Test
     void badInputNeverReachesThePolicy() {
         AtomicInteger calls = new AtomicInteger();
-        HandlerResult r = handler.handle("{}".getBytes(), validating(req -> {
+        HandlerResult r = handler.handle("{}".getBytes(), "test", validating(req -> {
             calls.incrementAndGet();
             return Verdict.allow();
         }));
@@ -66,7 +58,7 @@ class AdmissionHandlerTest {
     void policyExceptionIsA500NeverAnAllow() throws Exception {
         HandlerResult r;
         try (CapturedLog log = CapturedLog.of(AdmissionHandler.class)) {
-            r = handler.handle(podReview, validating(req -> {
+            r = handler.handle(podReview, "test", validating(req -> {
                 throw new IllegalStateException("boom with secret details");
             }));
             // The details go to the log, with the request's uid; the answer says only what failed.
@@ -86,14 +78,14 @@ class AdmissionHandlerTest {
     @Test
     void nullVerdictIsAnError() {
         try (CapturedLog log = CapturedLog.of(AdmissionHandler.class)) {
-            assertEquals(500, handler.handle(podReview, validating(req -> null)).status());
+            assertEquals(500, handler.handle(podReview, "test", validating(req -> null)).status());
             assertEquals("policy returned no verdict", log.only().getThrown().getMessage());
         }
     }
 
     @Test
     void mutationEditsACopyAndBecomesAPatch() throws Exception {
-        HandlerResult r = handler.handle(podReview, mutating((req, obj) -> {
+        HandlerResult r = handler.handle(podReview, "test", mutating((req, obj) -> {
             ((ObjectNode) obj.get("metadata")).putObject("labels").put("app.kubernetes.io/name", "p");
             return Verdict.allow();
         }));
@@ -107,7 +99,7 @@ class AdmissionHandlerTest {
 
     @Test
     void deniedMutationCarriesNoPatch() throws Exception {
-        HandlerResult r = handler.handle(podReview, mutating((req, obj) -> {
+        HandlerResult r = handler.handle(podReview, "test", mutating((req, obj) -> {
             obj.put("changed", true);
             return Verdict.deny("no");
         }));
@@ -117,7 +109,7 @@ class AdmissionHandlerTest {
 
     @Test
     void unchangedMutationIsAPlainAllow() {
-        HandlerResult r = handler.handle(podReview, mutating((req, obj) -> Verdict.allow()));
+        HandlerResult r = handler.handle(podReview, "test", mutating((req, obj) -> Verdict.allow()));
         assertEquals(HandlerResult.Outcome.ALLOWED, r.outcome());
         assertEquals(0, r.patchOps());
         assertTrue(r.verdict().allowed());

@@ -94,11 +94,11 @@ public class CelPolicyBenchmark {
 
     @Benchmark
     public HandlerResult fiveValidationsAllowed() {
-        return handler.handle(allowedReview, policy);
+        return handler.handle(allowedReview, "cel-policy", policy);
     }
 
     @Benchmark
     public HandlerResult fiveValidationsDenied() {
-        return handler.handle(deniedReview, policy);
+        return handler.handle(deniedReview, "cel-policy", policy);
     }
 }

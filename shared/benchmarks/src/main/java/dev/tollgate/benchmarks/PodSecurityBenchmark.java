@@ -68,7 +68,7 @@ public class PodSecurityBenchmark {
     }
 
     private void check(byte[] review, boolean allowed) {
-        HandlerResult r = handler.handle(review, restricted);
+        HandlerResult r = handler.handle(review, "pod-security", restricted);
         if (r.status() != 200 || r.verdict().allowed() != allowed) {
             throw new IllegalStateException("benchmark review gives the wrong answer: " + r.verdict());
         }
@@ -76,18 +76,18 @@ public class PodSecurityBenchmark {
 
     @Benchmark
     public HandlerResult compliant() {
-        return handler.handle(compliantReview, restricted);
+        return handler.handle(compliantReview, "pod-security", restricted);
     }
 
     @Benchmark
     public HandlerResult violating() {
-        return handler.handle(violatingReview, restricted);
+        return handler.handle(violatingReview, "pod-security", restricted);
     }
 
     /** The same call without decoding: what the checks and the encoding cost on top of the codec's parse. */
     @Benchmark
     public HandlerResult compliantPreDecoded() {
-        return handler.handle(compliantDecoded, restricted);
+        return handler.handle(compliantDecoded, "pod-security", restricted);
     }
 
     /** The codec's parse and validation of the same body alone, for comparison. */

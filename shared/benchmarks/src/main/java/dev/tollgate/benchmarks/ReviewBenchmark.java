@@ -49,12 +49,12 @@ public class ReviewBenchmark {
 
     @Benchmark
     public HandlerResult requireLabels() {
-        return handler.handle(podReview, requireLabels);
+        return handler.handle(podReview, "require-labels", requireLabels);
     }
 
     @Benchmark
     public HandlerResult alwaysPullImages() {
-        return handler.handle(podReview, alwaysPullImages);
+        return handler.handle(podReview, "always-pull-images", alwaysPullImages);
     }
 
     /** The size of the review, printed by {@code main} so the README's figure can name it. */

@@ -48,10 +48,10 @@ public class AnswerRecorder {
         if (result.refused()) {
             metrics.badRequest(function.isEmpty() ? "none" : function, result.status());
         } else {
-            metrics.review(function, orNone(result.operation()), orNone(result.kind()), verdict,
+            metrics.review(function, call.cluster, orNone(result.operation()), orNone(result.kind()), verdict,
                     Duration.ofNanos(micros * 1000));
         }
-        decisions.log(function, result, verdict, micros, deadlineExceeded);
+        decisions.log(function, call.cluster, result, verdict, micros, deadlineExceeded);
         if (!deadlineExceeded && micros >= deadline.slowThreshold().toNanos() / 1000 && !result.refused()) {
             LOG.warnf("slow review: policy %s took %d ms for uid=%s (slow threshold %d ms, deadline %d ms)",
                     function, micros / 1000, result.uid(), deadline.slowThreshold().toMillis(),

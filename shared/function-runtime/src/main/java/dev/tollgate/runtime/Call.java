@@ -11,6 +11,8 @@ final class Call {
     /** What the path resolves to, and the codecs that decode its review. */
     final ServedPolicy policy;
     final ReviewCodecs codecs;
+    /** The caller's cluster ({@link CallerGate}), or "" when the caller was refused. */
+    final String cluster;
     /** Cancels the edge's timer (body-read timeout and deadline before the review is bound). */
     private final Runnable disarm;
     private Answer answer;
@@ -20,9 +22,10 @@ final class Call {
     private boolean workerDone;
     private boolean abandoned;
 
-    Call(ServedPolicy policy, ReviewCodecs codecs, Runnable disarm) {
+    Call(ServedPolicy policy, ReviewCodecs codecs, String cluster, Runnable disarm) {
         this.policy = policy;
         this.codecs = codecs;
+        this.cluster = cluster;
         this.disarm = disarm;
     }
 

@@ -3,6 +3,7 @@ package dev.tollgate.runtime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
@@ -11,6 +12,11 @@ import io.smallrye.config.WithDefault;
 /**
  * Who may call the policy paths. Every configured check must pass (they combine, they do not replace each other).
  * Health and metrics under the non-application root ({@code /q}) are not gated.
+ *
+ * <p>Each credential belongs to one cluster, which is the caller's cluster ({@link CallerClusters}): those under
+ * {@code tollgate.auth.clusters.<name>.} and in {@code tollgate.auth.clusters-dir} to the cluster they name, the
+ * cluster-less ones ({@code tollgate.auth.bearer.*}, {@code path-token.*}, {@code mtls.allowed-names}) to
+ * {@value dev.tollgate.admission.AdmissionRequest#DEFAULT_CLUSTER}.
  */
 @ConfigMapping(prefix = "tollgate.auth")
 public interface CallerConfig {
@@ -31,6 +37,19 @@ public interface CallerConfig {
     /** A verified client certificate (the function serves TLS itself). */
     Mtls mtls();
 
+    /**
+     * Per governed cluster (the name as in {@code tollgate.clusters.*}, a DNS label): its own bearer tokens, path
+     * tokens and client-certificate names.
+     */
+    Map<String, ClusterCredentials> clusters();
+
+    /**
+     * A directory of token files named per cluster: {@code <cluster>.path-tokens} and {@code <cluster>.bearer-tokens}
+     * (one token per line, as in the files above; names starting with '.' skipped), e.g. a Secret with one key per
+     * cluster mounted as a volume. The files are listed at startup and re-read every reload period.
+     */
+    Optional<Path> clustersDir();
+
     /** How often token files are re-read, so tokens rotate without a restart. */
     @WithDefault("10s")
     Duration reloadPeriod();
@@ -42,6 +61,22 @@ public interface CallerConfig {
 
         /** Files with one token per line ('#' starts a comment line); re-read every reload period. */
         Optional<List<Path>> files();
+    }
+
+    /** One cluster's credentials. */
+    interface ClusterCredentials {
+        /** Its {@code Authorization: Bearer} tokens. */
+        Tokens bearer();
+
+        /** Its path tokens. */
+        Tokens pathToken();
+
+        /** Its client certificates' subject CNs (with {@code tollgate.auth.mtls.enabled=true}). */
+        ClusterMtls mtls();
+    }
+
+    interface ClusterMtls {
+        Optional<List<String>> allowedNames();
     }
 
     interface Mtls {

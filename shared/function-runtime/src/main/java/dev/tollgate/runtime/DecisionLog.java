@@ -40,27 +40,31 @@ public class DecisionLog {
 
     /**
      * @param function        the policy's name, or "" when the path served none
+     * @param cluster         the caller's cluster, or "" for a refused caller
      * @param verdict         the result's outcome label (allowed, denied, patched, converted, failed, invalid, error,
      *                        bad_request) or refused
      * @param deadlineExceeded whether the answer was given at the deadline, without the policy's answer
      */
-    void log(String function, CallResult result, String verdict, long latencyMicros, boolean deadlineExceeded) {
+    void log(String function, String cluster, CallResult result, String verdict, long latencyMicros,
+            boolean deadlineExceeded) {
         if (!enabled || !LOG.isInfoEnabled()) {
             return;
         }
-        LOG.info(line(function, result, verdict, latencyMicros, deadlineExceeded));
+        LOG.info(line(function, cluster, result, verdict, latencyMicros, deadlineExceeded));
     }
 
     /**
      * Admission and conversion lines share every field but those the result adds (its subject and details). Written
      * straight to a generator: building a tree first cost a node per field on every request.
      */
-    String line(String function, CallResult result, String verdict, long latencyMicros, boolean deadlineExceeded) {
+    String line(String function, String cluster, CallResult result, String verdict, long latencyMicros,
+            boolean deadlineExceeded) {
         StringWriter out = new StringWriter(256);
         try (JsonGenerator line = JSON.createGenerator(out)) {
             line.writeStartObject();
             line.writeStringField("uid", result.uid());
             line.writeStringField("function", function);
+            line.writeStringField("cluster", cluster);
             line.writeStringField("operation", result.operation());
             line.writeStringField("kind", result.kind());
             result.subject(line);

@@ -24,7 +24,7 @@ sealed interface DecodedReview {
     /** The answer when the policy did not finish within the deadline. */
     CallResult timedOut(DeadlineConfig.OnTimeout onTimeout, String message);
 
-    record Admission(AdmissionHandler handler, AdmissionPolicy policy, AdmissionReview review)
+    record Admission(AdmissionHandler handler, String name, AdmissionPolicy policy, AdmissionReview review)
             implements DecodedReview {
 
         @Override
@@ -34,7 +34,7 @@ sealed interface DecodedReview {
 
         @Override
         public CallResult run() {
-            return new CallResult.Admission(handler.handle(review, policy));
+            return new CallResult.Admission(handler.handle(review, name, policy));
         }
 
         /** The configured verdict in the review's version, or an error (failurePolicy decides). */
@@ -53,7 +53,7 @@ sealed interface DecodedReview {
         }
     }
 
-    record Conversion(ConversionHandler handler, ConversionPolicy policy, ConversionReview review)
+    record Conversion(ConversionHandler handler, String name, ConversionPolicy policy, ConversionReview review)
             implements DecodedReview {
 
         @Override
@@ -63,7 +63,7 @@ sealed interface DecodedReview {
 
         @Override
         public CallResult run() {
-            return new CallResult.Conversion(handler.handle(review, policy));
+            return new CallResult.Conversion(handler.handle(review, name, policy));
         }
 
         /** A conversion has no verdict to default to: always an error, so the conversion fails. */

@@ -12,9 +12,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
-import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.admission.ReviewDecodeException;
-import dev.tollgate.admission.conversion.ConversionPolicy;
 import io.smallrye.common.vertx.ContextLocals;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
@@ -122,12 +120,9 @@ public class ReviewEdge {
         router.route(review).order(BODY_ORDER).handler(body).handler(this::bodyRead)
                 .failureHandler(this::failed);
         String token = callers.usesPathToken() ? "/<path token>" : "";
-        for (AdmissionPolicy policy : policies.all()) {
-            LOG.infof("serving function %s at %s/%s", policy.name(), token, policy.name());
-        }
-        for (ConversionPolicy policy : policies.conversions()) {
-            LOG.infof("serving conversion function %s at %s/%s", policy.name(), token, policy.name());
-        }
+        policies.admission().keySet().forEach(name -> LOG.infof("serving function %s at %s/%s", name, token, name));
+        policies.conversions().keySet().forEach(name -> LOG.infof("serving conversion function %s at %s/%s", name,
+                token, name));
     }
 
     /** On the event loop, before the body is read. */
@@ -148,7 +143,7 @@ public class ReviewEdge {
         }
         CallerGate.Admission admission = callers.admit(ctx, ctx.normalizedPath());
         if (!admission.admitted()) {
-            Call call = new Call(null, codecs, () -> {
+            Call call = new Call(null, codecs, "", () -> {
             });
             ctx.put(CALL, call);
             metrics.rejectedCaller(admission.failedCheck());
@@ -160,7 +155,7 @@ public class ReviewEdge {
         String path = admission.policyPath();
         Optional<ServedPolicy> policy = policies.serving(path);
         long[] timer = {-1};
-        Call call = new Call(policy.orElse(null), codecs, () -> {
+        Call call = new Call(policy.orElse(null), codecs, admission.cluster(), () -> {
             if (timer[0] >= 0) {
                 ctx.vertx().cancelTimer(timer[0]);
             }
@@ -287,7 +282,7 @@ public class ReviewEdge {
     private void failed(RoutingContext ctx) {
         Call call = ctx.get(CALL);
         if (call == null) {
-            call = new Call(null, codecs, () -> {
+            call = new Call(null, codecs, "", () -> {
             });
         }
         Throwable failure = ctx.failure();

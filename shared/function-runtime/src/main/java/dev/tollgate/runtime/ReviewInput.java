@@ -44,7 +44,7 @@ public final class ReviewInput {
                 throw new IllegalStateException("a review reached the function without passing the edge");
             }
             try {
-                call.bound(call.policy.decode(call.codecs, parser));
+                call.bound(call.policy.decode(call.codecs, parser, call.cluster));
                 return new ReviewInput(call, null);
             } catch (ReviewDecodeException e) {
                 call.bound(null);

@@ -16,9 +16,9 @@ import io.micrometer.core.instrument.Timer;
 /**
  * The function's Prometheus metrics (served at {@code /q/metrics}):
  * <ul>
- * <li>{@code tollgate_reviews_total{function,operation,kind,verdict}}: answered reviews; verdict is allowed, denied,
- * patched or error</li>
- * <li>{@code tollgate_review_duration_seconds{function,verdict}}: latency histogram, arrival to answer</li>
+ * <li>{@code tollgate_reviews_total{function,cluster,operation,kind,verdict}}: answered reviews; verdict is allowed,
+ * denied, patched or error</li>
+ * <li>{@code tollgate_review_duration_seconds{function,cluster,verdict}}: latency histogram, arrival to answer</li>
  * <li>{@code tollgate_bad_requests_total{function,status}}: requests refused before a policy ran (4xx)</li>
  * <li>{@code tollgate_budget_refused_total{function}}: 503s for an exhausted in-flight body budget</li>
  * <li>{@code tollgate_in_flight_body_bytes{}}: body bytes reserved by requests in flight ({@link BodyBudget})</li>
@@ -28,6 +28,8 @@ import io.micrometer.core.instrument.Timer;
  * </ul>
  * Label values come from a fixed vocabulary, except {@code kind}, which the request names: it is capped at
  * {@value #MAX_KINDS} distinct values (then "other") so a caller cannot grow the metric set without bound.
+ * {@code cluster} is the caller's cluster, one of the configured ones ({@link CallerGate#clusters()}): the caller's
+ * credential names it, never the request.
  */
 @ApplicationScoped
 public class ReviewMetrics {
@@ -52,22 +54,25 @@ public class ReviewMetrics {
         registry.gauge("tollgate.abandoned.policies.running", abandonedRunning);
     }
 
-    public void review(String function, String operation, String kind, String verdict, Duration latency) {
+    public void review(String function, String cluster, String operation, String kind, String verdict,
+            Duration latency) {
         ReviewMeters meters = reviewMeters.computeIfAbsent(
-                new ReviewLabels(function, operation, boundedKind(kind), verdict), this::registerReview);
+                new ReviewLabels(function, cluster, operation, boundedKind(kind), verdict), this::registerReview);
         meters.reviews().increment();
         meters.duration().record(latency);
     }
 
     private ReviewMeters registerReview(ReviewLabels labels) {
         Counter reviews = Counter.builder("tollgate.reviews")
-                .description("Admission reviews answered, by function, operation, kind and verdict")
-                .tag("function", labels.function()).tag("operation", labels.operation()).tag("kind", labels.kind())
+                .description("Admission reviews answered, by function, cluster, operation, kind and verdict")
+                .tag("function", labels.function()).tag("cluster", labels.cluster())
+                .tag("operation", labels.operation()).tag("kind", labels.kind())
                 .tag("verdict", labels.verdict())
                 .register(registry);
         Timer duration = Timer.builder("tollgate.review.duration")
                 .description("Time from a review's arrival to its answer")
-                .tag("function", labels.function()).tag("verdict", labels.verdict())
+                .tag("function", labels.function()).tag("cluster", labels.cluster())
+                .tag("verdict", labels.verdict())
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(30))
@@ -122,7 +127,7 @@ public class ReviewMetrics {
         return kind;
     }
 
-    private record ReviewLabels(String function, String operation, String kind, String verdict) {
+    private record ReviewLabels(String function, String cluster, String operation, String kind, String verdict) {
     }
 
     private record ReviewMeters(Counter reviews, Timer duration) {

@@ -3,6 +3,7 @@ package dev.tollgate.runtime;
 import com.fasterxml.jackson.core.JsonParser;
 
 import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.ReviewDecodeException;
 import dev.tollgate.admission.conversion.ConversionPolicy;
 
@@ -13,19 +14,19 @@ import dev.tollgate.admission.conversion.ConversionPolicy;
  */
 sealed interface ServedPolicy {
 
+    /** The function's name, from its webhook.yaml: the first segment of the path. */
     String name();
 
     /** The review type a request body must hold, for messages: "an AdmissionReview" or "a ConversionReview". */
     String expectedBody();
 
-    /** Reads this policy's review type from {@code parser} (positioned at the body's first token). */
-    DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException;
+    /**
+     * Reads this policy's review type from {@code parser} (positioned at the body's first token), sent by
+     * {@code cluster} (the caller's, which an admission request carries to its policy).
+     */
+    DecodedReview decode(ReviewCodecs codecs, JsonParser parser, String cluster) throws ReviewDecodeException;
 
-    record Admission(AdmissionPolicy policy) implements ServedPolicy {
-        @Override
-        public String name() {
-            return policy.name();
-        }
+    record Admission(String name, AdmissionPolicy policy) implements ServedPolicy {
 
         @Override
         public String expectedBody() {
@@ -33,17 +34,15 @@ sealed interface ServedPolicy {
         }
 
         @Override
-        public DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException {
-            return new DecodedReview.Admission(codecs.admission(), policy,
-                    codecs.admission().codec().decode(parser));
+        public DecodedReview decode(ReviewCodecs codecs, JsonParser parser, String cluster)
+                throws ReviewDecodeException {
+            AdmissionReview review = codecs.admission().codec().decode(parser);
+            return new DecodedReview.Admission(codecs.admission(), name, policy,
+                    new AdmissionReview(review.version(), review.request().withCluster(cluster)));
         }
     }
 
-    record Conversion(ConversionPolicy policy) implements ServedPolicy {
-        @Override
-        public String name() {
-            return policy.name();
-        }
+    record Conversion(String name, ConversionPolicy policy) implements ServedPolicy {
 
         @Override
         public String expectedBody() {
@@ -51,8 +50,9 @@ sealed interface ServedPolicy {
         }
 
         @Override
-        public DecodedReview decode(ReviewCodecs codecs, JsonParser parser) throws ReviewDecodeException {
-            return new DecodedReview.Conversion(codecs.conversion(), policy,
+        public DecodedReview decode(ReviewCodecs codecs, JsonParser parser, String cluster)
+                throws ReviewDecodeException {
+            return new DecodedReview.Conversion(codecs.conversion(), name, policy,
                     codecs.conversion().codec().decode(parser));
         }
     }

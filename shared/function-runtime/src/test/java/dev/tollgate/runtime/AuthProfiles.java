@@ -38,6 +38,44 @@ final class AuthProfiles {
         }
     }
 
+    static final String EAST_PATH = "east-path-token-0123456789";
+    static final String WEST_PATH = "west-path-token-0123456789";
+    static final String EAST_BEARER = "east-bearer-0123456789abcdef";
+    static final String WEST_BEARER = "west-bearer-0123456789abcdef";
+    /** Per-cluster path token files, as a Secret with one key per cluster is mounted. */
+    static final Path CLUSTERS_DIR = Path.of("target", "cluster-auth-test").toAbsolutePath();
+
+    /** Writes the clusters' token files as the profile starts with them (tests rewrite them). */
+    static void writeClusterFiles() {
+        try {
+            Files.createDirectories(CLUSTERS_DIR);
+            Files.writeString(CLUSTERS_DIR.resolve("east.path-tokens"), EAST_PATH + "\n");
+            Files.writeString(CLUSTERS_DIR.resolve("west.path-tokens"), "# west's token\n" + WEST_PATH + "\n");
+            Files.writeString(CLUSTERS_DIR.resolve("west.bearer"), WEST_BEARER + "\n");
+            // Not a token file of the directory: only <cluster>.path-tokens and <cluster>.bearer-tokens are.
+            Files.writeString(CLUSTERS_DIR.resolve("README"), "not read\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Two clusters, east and west: path tokens from a directory of per-cluster files, bearer tokens from per-cluster
+     * keys (east a value, west a file), all files re-read every 200 ms.
+     */
+    public static class Clusters implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            writeClusterFiles();
+            return Map.of(
+                    "tollgate.auth.required", "true",
+                    "tollgate.auth.clusters-dir", CLUSTERS_DIR.toString(),
+                    "tollgate.auth.clusters.east.bearer.values", EAST_BEARER,
+                    "tollgate.auth.clusters.west.bearer.files", CLUSTERS_DIR.resolve("west.bearer").toString(),
+                    "tollgate.auth.reload-period", "200ms");
+        }
+    }
+
     /** The deadline answers with a configured allow instead of an error. */
     public static class AllowOnTimeout implements QuarkusTestProfile {
         @Override

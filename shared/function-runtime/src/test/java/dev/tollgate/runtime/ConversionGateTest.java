@@ -76,8 +76,9 @@ class ConversionGateTest {
     }
 
     @Test
-    void theConversionPolicyIsServedByItsName() {
-        assertEquals(List.of("probe-conversion"), policies.conversions().stream().map(p -> p.name()).toList());
+    void theConversionPolicyIsServedByTheNameItsWebhookYamlGives() {
+        assertEquals(List.of("probe-conversion"), List.copyOf(policies.conversions().keySet()));
+        assertTrue(policies.resolveConversion("/probe-conversion").orElseThrow() instanceof ProbeConversion);
     }
 
     @ParameterizedTest

@@ -48,132 +48,146 @@ class DecisionLogLineTest {
     @Test
     void allowed() {
         CallResult result = admission(Outcome.ALLOWED, create(), Verdict.allow(), 0, "");
-        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"operation\":\"CREATE\",\"kind\":\"Pod\","
+        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
+                + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
                 + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"allowed\",\"status\":200,"
                 + "\"patchOps\":0,\"latencyMs\":1.234}",
-                PLAIN.line("require-labels", result, "allowed", 1234, false));
+                PLAIN.line("require-labels", "east", result, "allowed", 1234, false));
     }
 
     @Test
     void deniedWithCode() {
         CallResult result = admission(Outcome.DENIED, create(), Verdict.deny(422, "missing label \"team\""), 0, "");
-        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"operation\":\"CREATE\",\"kind\":\"Pod\","
+        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
+                + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
                 + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"denied\",\"status\":200,"
                 + "\"code\":422,\"patchOps\":0,\"latencyMs\":0.5}",
-                PLAIN.line("require-labels", result, "denied", 500, false));
+                PLAIN.line("require-labels", "east", result, "denied", 500, false));
     }
 
     @Test
     void patchedWithEscapedText() {
         AdmissionRequest update = request(Operation.UPDATE, "jos\u00e9 \"j\"\tx", pod(POD), pod(OLD_POD));
         CallResult result = admission(Outcome.PATCHED, update, Verdict.allow(), 3, "");
-        assertEquals("{\"uid\":\"u-1\",\"function\":\"add-defaults\",\"operation\":\"UPDATE\",\"kind\":\"Pod\","
+        assertEquals("{\"uid\":\"u-1\",\"function\":\"add-defaults\",\"cluster\":\"east\","
+                + "\"operation\":\"UPDATE\",\"kind\":\"Pod\","
                 + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"jos\u00e9 \\\"j\\\"\\tx\","
                 + "\"verdict\":\"patched\",\"status\":200,\"patchOps\":3,\"latencyMs\":2.0}",
-                PLAIN.line("add-defaults", result, "patched", 2000, false));
+                PLAIN.line("add-defaults", "east", result, "patched", 2000, false));
     }
 
     @Test
     void admissionBadRequestHasEmptySubject() {
         CallResult result = new CallResult.Admission(
                 new HandlerResult(400, BODY, Outcome.BAD_REQUEST, null, null, 0, "malformed review"));
-        String expected = "{\"uid\":\"\",\"function\":\"require-labels\",\"operation\":\"\",\"kind\":\"\","
+        String expected = "{\"uid\":\"\",\"function\":\"require-labels\",\"cluster\":\"east\","
+                + "\"operation\":\"\",\"kind\":\"\","
                 + "\"namespace\":\"\",\"name\":\"\",\"user\":\"\",\"verdict\":\"bad_request\",\"status\":400,"
                 + "\"patchOps\":0,\"latencyMs\":0.01,\"error\":\"malformed review\"}";
-        assertEquals(expected, PLAIN.line("require-labels", result, "bad_request", 10, false));
-        assertEquals(expected, WITH_OBJECTS.line("require-labels", result, "bad_request", 10, false));
+        assertEquals(expected, PLAIN.line("require-labels", "east", result, "bad_request", 10, false));
+        assertEquals(expected, WITH_OBJECTS.line("require-labels", "east", result, "bad_request", 10, false));
     }
 
     @Test
     void deadlineExceeded() {
         CallResult result = admission(Outcome.ERROR, create(), Verdict.deny(500, "no answer"), 0,
                 "policy did not answer within 2s");
-        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"operation\":\"CREATE\",\"kind\":\"Pod\","
+        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
+                + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
                 + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"error\",\"status\":200,"
                 + "\"code\":500,\"patchOps\":0,\"latencyMs\":2000.0,\"deadlineExceeded\":true,"
                 + "\"error\":\"policy did not answer within 2s\"}",
-                PLAIN.line("require-labels", result, "error", 2_000_000, true));
+                PLAIN.line("require-labels", "east", result, "error", 2_000_000, true));
     }
 
     @Test
     void latencyIsWrittenAsADouble() {
         CallResult result = new CallResult.Refused(500, BODY, "");
-        assertEquals("{\"uid\":\"\",\"function\":\"f\",\"operation\":\"\",\"kind\":\"\",\"verdict\":\"error\","
-                + "\"status\":500,\"latencyMs\":0.0}", PLAIN.line("f", result, "error", 0, false));
-        assertEquals("{\"uid\":\"\",\"function\":\"f\",\"operation\":\"\",\"kind\":\"\",\"verdict\":\"error\","
-                + "\"status\":500,\"latencyMs\":0.001}", PLAIN.line("f", result, "error", 1, false));
-        assertEquals("{\"uid\":\"\",\"function\":\"f\",\"operation\":\"\",\"kind\":\"\",\"verdict\":\"error\","
+        assertEquals("{\"uid\":\"\",\"function\":\"f\",\"cluster\":\"east\","
+                + "\"operation\":\"\",\"kind\":\"\",\"verdict\":\"error\","
+                + "\"status\":500,\"latencyMs\":0.0}", PLAIN.line("f", "east", result, "error", 0, false));
+        assertEquals("{\"uid\":\"\",\"function\":\"f\",\"cluster\":\"east\","
+                + "\"operation\":\"\",\"kind\":\"\",\"verdict\":\"error\","
+                + "\"status\":500,\"latencyMs\":0.001}", PLAIN.line("f", "east", result, "error", 1, false));
+        assertEquals("{\"uid\":\"\",\"function\":\"f\",\"cluster\":\"east\","
+                + "\"operation\":\"\",\"kind\":\"\",\"verdict\":\"error\","
                 + "\"status\":500,\"latencyMs\":1.2345678901E7}",
-                PLAIN.line("f", result, "error", 12_345_678_901L, false));
+                PLAIN.line("f", "east", result, "error", 12_345_678_901L, false));
     }
 
     @Test
     void conversion() {
         CallResult result = conversion(ConversionResult.Outcome.CONVERTED, List.of(widget(WIDGET_1),
                 widget(WIDGET_2)), "");
-        assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"operation\":\"CONVERT\","
+        assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
+                + "\"operation\":\"CONVERT\","
                 + "\"kind\":\"Widget\",\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":2,"
                 + "\"verdict\":\"converted\",\"status\":200,\"latencyMs\":0.75}",
-                PLAIN.line("crd-conversion", result, "converted", 750, false));
+                PLAIN.line("crd-conversion", "east", result, "converted", 750, false));
     }
 
     @Test
     void failedConversionHasItsMessage() {
         CallResult result = conversion(ConversionResult.Outcome.FAILED, List.of(widget(WIDGET_1)),
                 "v2 has no field size");
-        assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"operation\":\"CONVERT\","
+        assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
+                + "\"operation\":\"CONVERT\","
                 + "\"kind\":\"Widget\",\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":1,"
                 + "\"verdict\":\"failed\",\"status\":200,\"latencyMs\":0.75,\"error\":\"v2 has no field size\"}",
-                PLAIN.line("crd-conversion", result, "failed", 750, false));
+                PLAIN.line("crd-conversion", "east", result, "failed", 750, false));
     }
 
     @Test
     void refused() {
         CallResult result = new CallResult.Refused(413, BODY, "request body larger than 1048576 bytes");
-        String expected = "{\"uid\":\"\",\"function\":\"\",\"operation\":\"\",\"kind\":\"\",\"verdict\":\"refused\","
-                + "\"status\":413,\"latencyMs\":0.042,\"error\":\"request body larger than 1048576 bytes\"}";
-        assertEquals(expected, PLAIN.line("", result, "refused", 42, false));
-        assertEquals(expected, WITH_OBJECTS.line("", result, "refused", 42, false));
+        String expected = "{\"uid\":\"\",\"function\":\"\",\"cluster\":\"\",\"operation\":\"\",\"kind\":\"\","
+                + "\"verdict\":\"refused\",\"status\":413,\"latencyMs\":0.042,\"error\":\"request body larger than 1048576 bytes\"}";
+        assertEquals(expected, PLAIN.line("", "", result, "refused", 42, false));
+        assertEquals(expected, WITH_OBJECTS.line("", "", result, "refused", 42, false));
     }
 
     @Test
     void includeObjectsWritesTheObjectAndANullOldObject() {
         CallResult result = admission(Outcome.ALLOWED, create(), Verdict.allow(), 0, "");
-        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"operation\":\"CREATE\",\"kind\":\"Pod\","
+        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
+                + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
                 + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"allowed\",\"status\":200,"
                 + "\"patchOps\":0,\"latencyMs\":1.234,\"object\":" + POD + ",\"oldObject\":null}",
-                WITH_OBJECTS.line("require-labels", result, "allowed", 1234, false));
+                WITH_OBJECTS.line("require-labels", "east", result, "allowed", 1234, false));
     }
 
     @Test
     void includeObjectsWritesBothObjectsOfAnUpdate() {
         AdmissionRequest update = request(Operation.UPDATE, "alice", pod(POD), pod(OLD_POD));
         CallResult result = admission(Outcome.PATCHED, update, Verdict.allow(), 1, "");
-        assertEquals("{\"uid\":\"u-1\",\"function\":\"add-defaults\",\"operation\":\"UPDATE\",\"kind\":\"Pod\","
+        assertEquals("{\"uid\":\"u-1\",\"function\":\"add-defaults\",\"cluster\":\"east\","
+                + "\"operation\":\"UPDATE\",\"kind\":\"Pod\","
                 + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"patched\",\"status\":200,"
                 + "\"patchOps\":1,\"latencyMs\":3.5,\"deadlineExceeded\":true,\"object\":" + POD
                 + ",\"oldObject\":" + OLD_POD + "}",
-                WITH_OBJECTS.line("add-defaults", result, "patched", 3500, true));
+                WITH_OBJECTS.line("add-defaults", "east", result, "patched", 3500, true));
     }
 
     @Test
     void includeObjectsWritesTheConvertedObjects() {
         CallResult result = conversion(ConversionResult.Outcome.CONVERTED, List.of(widget(WIDGET_1),
                 widget(WIDGET_2)), "");
-        assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"operation\":\"CONVERT\","
+        assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
+                + "\"operation\":\"CONVERT\","
                 + "\"kind\":\"Widget\",\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":2,"
                 + "\"verdict\":\"converted\",\"status\":200,\"latencyMs\":0.75,\"objects\":[" + WIDGET_1 + ","
                 + WIDGET_2 + "]}",
-                WITH_OBJECTS.line("crd-conversion", result, "converted", 750, false));
+                WITH_OBJECTS.line("crd-conversion", "east", result, "converted", 750, false));
     }
 
     @Test
     void includeObjectsLeavesOutAnEmptyObjectList() {
         CallResult result = conversion(ConversionResult.Outcome.CONVERTED, List.of(), "");
-        assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"operation\":\"CONVERT\",\"kind\":\"\","
+        assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
+                + "\"operation\":\"CONVERT\",\"kind\":\"\","
                 + "\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":0,\"verdict\":\"converted\","
                 + "\"status\":200,\"latencyMs\":0.75}",
-                WITH_OBJECTS.line("crd-conversion", result, "converted", 750, false));
+                WITH_OBJECTS.line("crd-conversion", "east", result, "converted", 750, false));
     }
 
     private static DecisionLog log(boolean includeObjects) {

@@ -18,11 +18,6 @@ public class ProbeConversion implements ConversionPolicy {
     static final String GROUP = "probe.tollgate.dev";
 
     @Override
-    public String name() {
-        return "probe-conversion";
-    }
-
-    @Override
     public ObjectNode convert(ObjectNode object, String desiredApiVersion) throws ConversionException {
         var labels = object.path("metadata").path("labels");
         long sleep = labels.path("sleep-ms").asLong(0);

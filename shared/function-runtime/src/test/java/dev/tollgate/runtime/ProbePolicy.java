@@ -9,15 +9,11 @@ import dev.tollgate.admission.Verdict;
 /**
  * A test policy steered by the object's labels: {@code probe=deny} denies, {@code probe=throw} throws,
  * {@code probe=thread} says in a warning whether it ran on an event loop, {@code probe=spin} busy-loops ignoring
- * interrupts for {@code sleep-ms}, and {@code sleep-ms=N} sleeps N ms.
+ * interrupts for {@code sleep-ms}, {@code probe=cluster} names in a warning the cluster the request says sent it, and
+ * {@code sleep-ms=N} sleeps N ms.
  */
 @ApplicationScoped
 public class ProbePolicy implements ValidatingPolicy {
-
-    @Override
-    public String name() {
-        return "probe";
-    }
 
     @Override
     public Verdict validate(AdmissionRequest request) {
@@ -42,6 +38,7 @@ public class ProbePolicy implements ValidatingPolicy {
             case "throw" -> throw new IllegalStateException("probe failure");
             case "thread" -> Verdict.allow().withWarning("ran on "
                     + (io.vertx.core.Context.isOnEventLoopThread() ? "an event loop" : "a worker thread"));
+            case "cluster" -> Verdict.allow().withWarning("cluster " + request.cluster());
             default -> Verdict.allow();
         };
     }

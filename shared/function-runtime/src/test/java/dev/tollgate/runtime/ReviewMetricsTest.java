@@ -20,34 +20,38 @@ class ReviewMetricsTest {
 
     @Test
     void repeatedReviewsCountOnTheSameMeters() {
-        metrics.review("f", "CREATE", "Pod", "allowed", Duration.ofMillis(5));
-        metrics.review("f", "CREATE", "Pod", "allowed", Duration.ofMillis(7));
-        metrics.review("f", "UPDATE", "Pod", "allowed", Duration.ofMillis(9));
-        metrics.review("f", "CREATE", "Pod", "denied", Duration.ofMillis(1));
+        metrics.review("f", "east", "CREATE", "Pod", "allowed", Duration.ofMillis(5));
+        metrics.review("f", "east", "CREATE", "Pod", "allowed", Duration.ofMillis(7));
+        metrics.review("f", "east", "UPDATE", "Pod", "allowed", Duration.ofMillis(9));
+        metrics.review("f", "east", "CREATE", "Pod", "denied", Duration.ofMillis(1));
+        metrics.review("f", "west", "CREATE", "Pod", "allowed", Duration.ofMillis(3));
 
         Counter created = registry.get("tollgate.reviews")
-                .tags("function", "f", "operation", "CREATE", "kind", "Pod", "verdict", "allowed").counter();
+                .tags("function", "f", "cluster", "east", "operation", "CREATE", "kind", "Pod", "verdict", "allowed")
+                .counter();
         assertEquals(2.0, created.count());
-        assertEquals("Admission reviews answered, by function, operation, kind and verdict",
+        assertEquals(1.0, registry.get("tollgate.reviews").tags("cluster", "west").counter().count());
+        assertEquals("Admission reviews answered, by function, cluster, operation, kind and verdict",
                 created.getId().getDescription());
         assertEquals(1.0, registry.get("tollgate.reviews").tags("operation", "UPDATE").counter().count());
-        assertEquals(3, registry.get("tollgate.reviews").counters().size());
+        assertEquals(4, registry.get("tollgate.reviews").counters().size());
 
-        Timer allowed = registry.get("tollgate.review.duration").tags("function", "f", "verdict", "allowed").timer();
+        Timer allowed = registry.get("tollgate.review.duration").tags("function", "f", "cluster", "east", "verdict",
+                "allowed").timer();
         assertEquals(3, allowed.count());
         assertEquals(Duration.ofMillis(21).toNanos(), (long) allowed.totalTime(TimeUnit.NANOSECONDS));
         assertEquals("Time from a review's arrival to its answer", allowed.getId().getDescription());
-        assertEquals(2, registry.get("tollgate.review.duration").timers().size());
+        assertEquals(3, registry.get("tollgate.review.duration").timers().size());
     }
 
     @Test
     void kindsPastTheCapAreCountedAsOther() {
         for (int i = 0; i < ReviewMetrics.MAX_KINDS; i++) {
-            metrics.review("f", "CREATE", "Kind" + i, "allowed", Duration.ofMillis(1));
+            metrics.review("f", "east", "CREATE", "Kind" + i, "allowed", Duration.ofMillis(1));
         }
-        metrics.review("f", "CREATE", "OneTooMany", "allowed", Duration.ofMillis(1));
-        metrics.review("f", "CREATE", "AnotherOne", "allowed", Duration.ofMillis(1));
-        metrics.review("f", "CREATE", "Kind0", "allowed", Duration.ofMillis(1));
+        metrics.review("f", "east", "CREATE", "OneTooMany", "allowed", Duration.ofMillis(1));
+        metrics.review("f", "east", "CREATE", "AnotherOne", "allowed", Duration.ofMillis(1));
+        metrics.review("f", "east", "CREATE", "Kind0", "allowed", Duration.ofMillis(1));
 
         assertNull(registry.find("tollgate.reviews").tag("kind", "OneTooMany").counter());
         assertEquals(2.0, registry.get("tollgate.reviews").tag("kind", ReviewMetrics.OTHER).counter().count());

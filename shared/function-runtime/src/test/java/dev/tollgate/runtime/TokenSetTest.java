@@ -2,6 +2,7 @@ package dev.tollgate.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +21,7 @@ class TokenSetTest {
 
     static final String A = "aaaaaaaaaaaaaaaa-token-one";
     static final String B = "bbbbbbbbbbbbbbbb-token-two";
+    static final String C = "cccccccccccccccc-token-three";
 
     @TempDir
     Path dir;
@@ -74,7 +76,7 @@ class TokenSetTest {
             assertTrue(set.reload());
             assertFalse(set.matches(B));
             assertEquals(0, set.size());
-            log.await(Level.SEVERE, "bearer token file " + file + " cannot be used, its tokens are no longer accepted: "
+            log.await(Level.SEVERE, "bearer token file " + file + " (cluster default) cannot be used, its tokens are no longer accepted: "
                     + "line 1 is shorter than 16 characters");
         }
 
@@ -84,6 +86,40 @@ class TokenSetTest {
         Files.writeString(file, A + "\n");
         assertTrue(set.reload());
         assertTrue(set.matches(A));
+    }
+
+    @Test
+    void eachTokenAnswersItsClusterAndOneClustersFileChangesNoOther() throws IOException {
+        Path east = dir.resolve("east.path-tokens");
+        Path west = dir.resolve("west.path-tokens");
+        Files.writeString(east, A + "\n");
+        Files.writeString(west, B + "\n");
+        TokenSet set = new TokenSet("path token", TokenSet.PATH_SAFE, List.of(
+                new TokenSet.Source("east", List.of(), List.of(east)),
+                new TokenSet.Source("west", List.of(), List.of(west)),
+                new TokenSet.Source("north", List.of(C), List.of())));
+        assertEquals("east", set.owner(A));
+        assertEquals("west", set.owner(B));
+        assertEquals("north", set.owner(C));
+        assertNull(set.owner(A + "x"));
+        assertEquals(List.of("east", "west", "north"), set.clusters());
+
+        Files.writeString(east, ""); // east revoked
+        assertTrue(set.reload());
+        assertNull(set.owner(A));
+        assertEquals("west", set.owner(B));
+
+        try (CapturedLog log = CapturedLog.of(TokenSet.class)) {
+            Files.writeString(east, A + "\n" + B + "\n"); // west's token in east's file: east's file is refused
+            set.reload();
+            log.await(Level.SEVERE, "path token file " + east + " (cluster east) cannot be used, its tokens are no "
+                    + "longer accepted: line 2 is also a token of cluster west: a credential belongs to one cluster");
+        }
+        assertNull(set.owner(A));
+        assertEquals("west", set.owner(B));
+        Files.writeString(east, A + "\n");
+        assertTrue(set.reload());
+        assertEquals("east", set.owner(A));
     }
 
     @Test

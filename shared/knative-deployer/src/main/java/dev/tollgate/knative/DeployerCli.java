@@ -62,7 +62,7 @@ public final class DeployerCli {
     /** Options every command shares. */
     static final class Selection {
         @Option(names = "--manifests", defaultValue = "knative", description = "Folder of <function>.yaml "
-                + "manifests (default: ${DEFAULT-VALUE}).")
+                + "manifests (default: ${DEFAULT-VALUE}, the native executables; knative/jvm for the JVM images).")
         Path manifests;
 
         @Option(names = { "-f", "--function" }, description = "Only this function (repeatable; default: all).")

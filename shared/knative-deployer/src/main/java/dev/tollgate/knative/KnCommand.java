@@ -111,6 +111,11 @@ public final class KnCommand {
             kn.flag("--pull-policy", pull);
         }
         kn.env(c.remove("env"), where);
+        JsonNode containerArgs = c.remove("args");
+        if (containerArgs != null) {
+            // The container's arguments after the image's entrypoint (a native executable's heap bound, -Xmx).
+            containerArgs.forEach(a -> kn.flag("--arg", a.asText()));
+        }
         kn.port(c.remove("ports"), where);
         kn.probe("liveness", (ObjectNode) c.remove("livenessProbe"), where);
         kn.probe("readiness", (ObjectNode) c.remove("readinessProbe"), where);

@@ -15,13 +15,14 @@ class KnCommandTest {
                   --image ghcr.io/tollgate/require-labels:0.1.0-SNAPSHOT \\
                   --pull-policy IfNotPresent \\
                   --env TOLLGATE_AUTH_PATH_TOKEN_FILES=/var/run/tollgate/auth/path-tokens \\
+                  --arg -Xmx128m \\
                   --port http1:8080 \\
                   --probe-liveness http:::/q/health/live \\
                   --probe-liveness-opts InitialDelaySeconds=0,PeriodSeconds=10,TimeoutSeconds=3,SuccessThreshold=1,FailureThreshold=3 \\
                   --probe-readiness http:::/q/health/ready \\
                   --probe-readiness-opts InitialDelaySeconds=0,PeriodSeconds=0,TimeoutSeconds=0,SuccessThreshold=1,FailureThreshold=0 \\
-                  --request cpu=250m,memory=192Mi \\
-                  --limit memory=384Mi \\
+                  --request cpu=250m,memory=96Mi \\
+                  --limit memory=192Mi \\
                   --volume tollgate-auth=secret:tollgate-auth \\
                   --mount /var/run/tollgate/auth=tollgate-auth \\
                   --security-context strict \\

@@ -34,7 +34,9 @@ final class Manifests {
                     spec:
                       containerConcurrency: 100
                       containers:
-                        - env:
+                        - args:
+                            - -Xmx128m
+                          env:
                             - name: TOLLGATE_AUTH_PATH_TOKEN_FILES
                               value: /var/run/tollgate/auth/path-tokens
                           image: ghcr.io/tollgate/%1$s:0.1.0-SNAPSHOT
@@ -66,10 +68,10 @@ final class Manifests {
                             timeoutSeconds: 0
                           resources:
                             limits:
-                              memory: 384Mi
+                              memory: 192Mi
                             requests:
                               cpu: 250m
-                              memory: 192Mi
+                              memory: 96Mi
                           securityContext:
                             allowPrivilegeEscalation: false
                             capabilities:

@@ -14,11 +14,6 @@ import dev.tollgate.admission.Verdict;
 public class SlowPolicy implements ValidatingPolicy {
 
     @Override
-    public String name() {
-        return "slow";
-    }
-
-    @Override
     public Verdict validate(AdmissionRequest request) {
         String value = request.object() == null ? "0" : request.object().labels().getOrDefault("sleep-ms", "0");
         long ms;

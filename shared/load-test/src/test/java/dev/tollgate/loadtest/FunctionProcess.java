@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A packaged function started as its own JVM on free ports of 127.0.0.1 (the function's, and the management
+ * A packaged function started as its own process (a JVM, or a native executable) on free ports of 127.0.0.1 (the function's, and the management
  * interface's for health and metrics), and what /proc says about it.
  */
 final class FunctionProcess implements AutoCloseable {
@@ -28,15 +28,22 @@ final class FunctionProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts {@code jar} with the given JVM options and system properties (before {@code -jar}). */
-    static FunctionProcess start(Path jar, Path log, List<String> jvmArgs) throws IOException {
+    /**
+     * Starts {@code artifact} with the given options and system properties: a jar with this JVM ({@code java OPTIONS
+     * -jar JAR}), or a native executable (a file not ending in .jar: {@code EXECUTABLE OPTIONS}, which reads -Xmx, -XX:
+     * and -D options as the JVM does).
+     */
+    static FunctionProcess start(Path artifact, Path log, List<String> options) throws IOException {
         int port = freePort();
         int managementPort = freePort();
-        List<String> command = new ArrayList<>(List.of(javaBin()));
-        command.addAll(jvmArgs);
+        boolean jar = artifact.getFileName().toString().endsWith(".jar");
+        List<String> command = new ArrayList<>(List.of(jar ? javaBin() : artifact.toString()));
+        command.addAll(options);
         command.addAll(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
-                "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=" + managementPort, "-jar",
-                jar.toString()));
+                "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=" + managementPort));
+        if (jar) {
+            command.addAll(List.of("-jar", artifact.toString()));
+        }
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new FunctionProcess(p, port, managementPort, log);
     }

@@ -45,17 +45,17 @@ public final class Conversions {
         String describe();
     }
 
-    /** The policy, called through the same handler a function uses, without HTTP. */
-    public static Target inProcess(ConversionPolicy policy) {
+    /** The policy serving function {@code name}, called through the same handler a function uses, without HTTP. */
+    public static Target inProcess(String name, ConversionPolicy policy) {
         ConversionHandler handler = new ConversionHandler(new ConversionCodec());
         return new Target() {
             public WebhookClient.Answer send(byte[] review) {
-                ConversionResult r = handler.handle(review, policy);
+                ConversionResult r = handler.handle(review, name, policy);
                 return new WebhookClient.Answer(r.status(), r.body());
             }
 
             public String describe() {
-                return policy.name() + " (in-process)";
+                return name + " (in-process)";
             }
         };
     }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,9 +37,6 @@ class AuditJobIT {
 
     private MockCluster cluster;
 
-    private record Result(int exit, String stdout, String stderr) {
-    }
-
     @AfterEach
     void stop() {
         if (cluster != null) {
@@ -47,22 +44,8 @@ class AuditJobIT {
         }
     }
 
-    private Result tollgate(String... args) throws Exception {
-        Path root = Path.of(System.getProperty("tollgate.root.dir", "../..")).toAbsolutePath().normalize();
-        Path jar = Path.of("shared/simulator/target/quarkus-app/quarkus-run.jar");
-        assertTrue(Files.isRegularFile(root.resolve(jar)), "package the simulator first: " + root.resolve(jar));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-jar", jar.toString()));
-        command.addAll(List.of(args));
-        Path out = dir.resolve("out.txt");
-        Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(command).directory(root.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
-        if (!p.waitFor(600, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("tollgate did not finish in 600 s:\n" + Files.readString(err));
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    private PackagedCli.Result tollgate(String... args) throws Exception {
+        return PackagedCli.run(dir, Duration.ofSeconds(600), List.of(args));
     }
 
     private void create(String kind, String yaml) throws Exception {
@@ -115,7 +98,7 @@ class AuditJobIT {
         Path kubeconfig = cluster.kubeconfig(dir);
         Path reports = dir.resolve("reports");
 
-        Result r = tollgate("audit", "--kubeconfig", kubeconfig.toString(), "-o", "json", "--policy-reports",
+        PackagedCli.Result r = tollgate("audit", "--kubeconfig", kubeconfig.toString(), "-o", "json", "--policy-reports",
                 reports.toString());
         assertEquals(1, r.exit(), r.stderr());
         JsonNode report = new ObjectMapper().readTree(r.stdout());
@@ -140,7 +123,7 @@ class AuditJobIT {
         assertTrue(r.stderr().contains("audit: 7 objects in "), r.stderr());
 
         // The text report (printed: the README's sample comes from here).
-        Result text = tollgate("audit", "--kubeconfig", kubeconfig.toString());
+        PackagedCli.Result text = tollgate("audit", "--kubeconfig", kubeconfig.toString());
         assertEquals(1, text.exit(), text.stderr());
         System.out.println("$ tollgate audit --kubeconfig kubeconfig\n" + text.stdout() + text.stderr());
         assertTrue(text.stdout().contains("Would be denied ("), text.stdout());
@@ -148,7 +131,7 @@ class AuditJobIT {
 
         // As re-creations: the pull policy is set, and the privileged pod meets pod-security's enforcement in
         // restricted shop.
-        Result create = tollgate("audit", "--kubeconfig", kubeconfig.toString(), "-n", "shop,dev", "--as-create",
+        PackagedCli.Result create = tollgate("audit", "--kubeconfig", kubeconfig.toString(), "-n", "shop,dev", "--as-create",
                 "-o", "json");
         assertEquals(1, create.exit(), create.stderr());
         JsonNode created = new ObjectMapper().readTree(create.stdout()).path("findings");
@@ -180,7 +163,7 @@ class AuditJobIT {
             if (mode.equals("CREATE")) {
                 args.add("--as-create");
             }
-            Result r = tollgate(args.toArray(String[]::new));
+            PackagedCli.Result r = tollgate(args.toArray(String[]::new));
             assertEquals(0, r.exit(), r.stderr());
             JsonNode summary = new ObjectMapper().readTree(r.stdout()).path("summary");
             assertEquals(pods, summary.path("objects").asInt());

@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,31 +61,14 @@ class ClusterNamespacesIT {
         }
     }
 
-    private record Result(int exit, String stdout, String stderr) {
-    }
-
-    private Result tollgate(String... args) throws Exception {
-        Path root = Path.of(System.getProperty("tollgate.root.dir", "../..")).toAbsolutePath().normalize();
-        Path jar = Path.of("shared/simulator/target/quarkus-app/quarkus-run.jar");
-        assertTrue(Files.isRegularFile(root.resolve(jar)), "package the simulator first: " + root.resolve(jar));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-jar", jar.toString()));
-        command.addAll(List.of(args));
-        Path out = dir.resolve("out.txt");
-        Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(command).directory(root.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("tollgate did not finish in 300 s:\n" + Files.readString(err));
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    private PackagedCli.Result tollgate(String... args) throws Exception {
+        return PackagedCli.run(dir, Duration.ofSeconds(300), List.of(args));
     }
 
     @Test
     void auditAsCreatePredictsTheMutationTheClustersNamespaceBinds() throws Exception {
         assumeTrue(cluster != null);
-        Result r = tollgate("audit", "--kubeconfig", cluster.kubeconfig().toString(), "-n", "orders", "--as-create",
+        PackagedCli.Result r = tollgate("audit", "--kubeconfig", cluster.kubeconfig().toString(), "-n", "orders", "--as-create",
                 "-o", "json");
         JsonNode findings = new ObjectMapper().readTree(r.stdout()).path("findings");
         JsonNode web = null;
@@ -110,13 +92,13 @@ class ClusterNamespacesIT {
                 spec:
                   containers: [{name: app, image: "registry.example.com/shop/api:2"}]
                 """);
-        Result without = tollgate("review", "-o", "json", pod.toString());
+        PackagedCli.Result without = tollgate("review", "-o", "json", pod.toString());
         assertTrue(!without.stdout().contains("mesh/proxy"), "the shipped namespaces do not hold orders: "
                 + without.stdout());
-        Result with = tollgate("review", "--kubeconfig", cluster.kubeconfig().toString(), "-o", "json",
+        PackagedCli.Result with = tollgate("review", "--kubeconfig", cluster.kubeconfig().toString(), "-o", "json",
                 pod.toString());
         assertTrue(with.stdout().contains("registry.example.com/mesh/proxy:1.2.0"), with.stdout() + with.stderr());
-        Result badContext = tollgate("review", "--kubeconfig", cluster.kubeconfig().toString(), "--context", "nope",
+        PackagedCli.Result badContext = tollgate("review", "--kubeconfig", cluster.kubeconfig().toString(), "--context", "nope",
                 pod.toString());
         assertEquals(2, badContext.exit(), badContext.stdout() + badContext.stderr());
     }

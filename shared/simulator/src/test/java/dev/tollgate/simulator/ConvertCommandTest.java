@@ -3,18 +3,16 @@ package dev.tollgate.simulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,7 +26,6 @@ import dev.tollgate.admission.conversion.ConversionVersion;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.functions.crdconversion.DatabaseConversion;
 import dev.tollgate.simulator.cli.ConvertCommand;
-import picocli.CommandLine;
 
 /** {@code tollgate convert}: in-process and over HTTP, the API server's checks on answers, bad input. */
 class ConvertCommandTest {
@@ -44,32 +41,17 @@ class ConvertCommandTest {
         }
     }
 
-    private record Output(int exit, String stdout, String stderr) {
-    }
-
-    private static Output run(String... args) {
-        return run(new ConvertCommand(() -> List.of(new DatabaseConversion())), args);
+    private static CapturedCommand.Output run(String... args) {
+        return run(new ConvertCommand(() -> Map.of("crd-conversion", new DatabaseConversion())), args);
     }
 
     /** Runs the command with its stdout and stderr captured (its error lines are the tests' to check, not printed). */
-    private static Output run(ConvertCommand command, String... args) {
-        PrintStream originalOut = System.out;
-        PrintStream originalErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int exit = new CommandLine(command).execute(args);
-            return new Output(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(originalOut);
-            System.setErr(originalErr);
-        }
+    private static CapturedCommand.Output run(ConvertCommand command, String... args) {
+        return CapturedCommand.run(command, args);
     }
 
     /** Bad input: exit status 2 and the one error line (the first) naming the problem. */
-    private static void assertBadInput(Output out, String expected) {
+    private static void assertBadInput(CapturedCommand.Output out, String expected) {
         assertEquals(2, out.exit(), out.stderr());
         assertEquals("tollgate convert: " + expected, out.stderr().lines().findFirst().orElse(""), out.stderr());
     }
@@ -96,7 +78,7 @@ class ConvertCommandTest {
 
     @Test
     void convertsTheExamplesInProcess() {
-        Output out = run("--to", "data.tollgate.dev/v1", EXAMPLES.toString());
+        CapturedCommand.Output out = run("--to", "data.tollgate.dev/v1", EXAMPLES.toString());
         assertEquals(0, out.exit(), out.stdout());
         assertTrue(out.stdout().contains("Database shop/orders (data.tollgate.dev/v1alpha1 -> data.tollgate.dev/v1)"),
                 out.stdout());
@@ -110,7 +92,7 @@ class ConvertCommandTest {
 
     @Test
     void jsonShowsEveryObjectAndTheReviewSent() throws IOException {
-        Output out = run("--to", "data.tollgate.dev/v1alpha1", "--review-version", "v1beta1", "-o", "json",
+        CapturedCommand.Output out = run("--to", "data.tollgate.dev/v1alpha1", "--review-version", "v1beta1", "-o", "json",
                 EXAMPLES.toString());
         assertEquals(0, out.exit(), out.stdout());
         JsonNode report = JSON.readTree(out.stdout());
@@ -128,7 +110,7 @@ class ConvertCommandTest {
 
     @Test
     void aFailureFromThePolicyFailsTheConversion() {
-        Output out = run("--to", "data.tollgate.dev/v2", EXAMPLES.resolve("orders.v1alpha1.yaml").toString());
+        CapturedCommand.Output out = run("--to", "data.tollgate.dev/v2", EXAMPLES.resolve("orders.v1alpha1.yaml").toString());
         assertEquals(1, out.exit(), out.stdout());
         assertTrue(out.stdout().contains("FAILED: conversion webhook for data.tollgate.dev/v1alpha1, Kind=Database "
                 + "failed: objects[0] (Database shop/orders, data.tollgate.dev/v1alpha1): cannot convert to "
@@ -145,16 +127,16 @@ class ConvertCommandTest {
                 "--review-version must be v1 or v1beta1, got 'v2'");
         assertBadInput(run("--to", "data.tollgate.dev/v1", "--function", "nope", EXAMPLES.toString()),
                 "--function nope is not a bundled conversion policy; bundled: [crd-conversion]");
-        Output missing = run("--to", "data.tollgate.dev/v1", "no-such-file.yaml");
+        CapturedCommand.Output missing = run("--to", "data.tollgate.dev/v1", "no-such-file.yaml");
         assertBadInput(missing, "bad input:");
         assertTrue(missing.stderr().contains("  - no-such-file.yaml: no such file or folder"), missing.stderr());
         Path pod = Files.createTempFile("pod", ".yaml");
         Files.writeString(pod, "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n");
-        Output notInGroup = run("--to", "data.tollgate.dev/v1", pod.toString());
+        CapturedCommand.Output notInGroup = run("--to", "data.tollgate.dev/v1", pod.toString());
         assertBadInput(notInGroup, "only custom resources of the --to group convert:");
         assertTrue(notInGroup.stderr().contains(pod + ": Pod v1 is not in group data.tollgate.dev"),
                 notInGroup.stderr());
-        assertBadInput(run(new ConvertCommand(List::of), "--to", "data.tollgate.dev/v1", EXAMPLES.toString()),
+        assertBadInput(run(new ConvertCommand(Map::of), "--to", "data.tollgate.dev/v1", EXAMPLES.toString()),
                 "no conversion policy is bundled: give --url");
     }
 
@@ -162,12 +144,12 @@ class ConvertCommandTest {
     void convertsOverHttpWithTheSimulatorsClient() throws IOException {
         ConversionHandler handler = new ConversionHandler(new ConversionCodec());
         HttpServer server = serve(body -> {
-            ConversionResult r = handler.handle(body, new DatabaseConversion());
+            ConversionResult r = handler.handle(body, "crd-conversion", new DatabaseConversion());
             return r.body();
         });
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/crd-conversion";
-            Output out = run("--to", "data.tollgate.dev/v1beta1", "--url", url, EXAMPLES.toString());
+            CapturedCommand.Output out = run("--to", "data.tollgate.dev/v1beta1", "--url", url, EXAMPLES.toString());
             assertEquals(0, out.exit(), out.stdout());
             assertTrue(out.stdout().contains("CONVERTED by " + url), out.stdout());
             assertTrue(out.stdout().endsWith("3 objects: 2 converted, 1 unchanged, 0 failed\n"), out.stdout());
@@ -239,7 +221,7 @@ class ConvertCommandTest {
         return new Conversions.Target() {
             public WebhookClient.Answer send(byte[] review) {
                 try {
-                    ObjectNode answer = (ObjectNode) JSON.readTree(handler.handle(review, new DatabaseConversion())
+                    ObjectNode answer = (ObjectNode) JSON.readTree(handler.handle(review, "crd-conversion", new DatabaseConversion())
                             .body());
                     return new WebhookClient.Answer(200, JSON.writeValueAsBytes(corrupt.apply(answer)));
                 } catch (IOException e) {

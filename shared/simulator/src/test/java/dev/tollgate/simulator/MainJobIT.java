@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,31 +23,13 @@ class MainJobIT {
     @TempDir
     Path dir;
 
-    private record Result(int exit, String stdout, String stderr) {
-    }
-
-    private Result tollgate(String... args) throws Exception {
-        // From the repository root, as the README says: java -jar shared/simulator/target/quarkus-app/quarkus-run.jar
-        Path root = Path.of(System.getProperty("tollgate.root.dir", "../..")).toAbsolutePath().normalize();
-        Path jar = Path.of("shared/simulator/target/quarkus-app/quarkus-run.jar");
-        assertTrue(Files.isRegularFile(root.resolve(jar)), "package the simulator first: " + root.resolve(jar));
-        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString()));
-        command.addAll(java.util.List.of(args));
-        Path out = dir.resolve("out.txt");
-        Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(command).directory(root.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
-        if (!p.waitFor(180, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("tollgate did not finish in 180 s:\n" + Files.readString(err));
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    private PackagedCli.Result tollgate(String... args) throws Exception {
+        return PackagedCli.run(dir, Duration.ofSeconds(180), List.of(args));
     }
 
     @Test
     void reviewsTheExamplesWithTheInProcessBundle() throws Exception {
-        Result r = tollgate("review", "-o", "json", "shared/simulator/examples");
+        PackagedCli.Result r = tollgate("review", "-o", "json", "shared/simulator/examples");
         assertEquals(1, r.exit(), r.stderr());
         JsonNode report = new ObjectMapper().readTree(r.stdout());
         assertEquals(report.path("manifests").size(), report.path("summary").path("manifests").asInt());
@@ -78,7 +61,7 @@ class MainJobIT {
     @Test
     void badInputExitsWithTwoAndSaysWhy() throws Exception {
         Path broken = Files.writeString(dir.resolve("broken.yaml"), "kind: Pod\nmetadata: {}\n");
-        Result r = tollgate("review", broken.toString());
+        PackagedCli.Result r = tollgate("review", broken.toString());
         assertEquals(2, r.exit(), r.stdout() + r.stderr());
         assertTrue(r.stderr().contains("apiVersion: required"), r.stderr());
         assertTrue(r.stderr().contains("metadata.name or metadata.generateName: required"), r.stderr());

@@ -3,10 +3,7 @@ package dev.tollgate.simulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +30,6 @@ import dev.tollgate.functions.celpolicy.CelPolicy;
 import dev.tollgate.functions.celpolicy.ValidatingPolicies;
 import dev.tollgate.functions.crdconversion.DatabaseConversion;
 import dev.tollgate.simulator.cli.TestCommand;
-import picocli.CommandLine;
 
 /**
  * {@code tollgate test}: the shipped functions' test files pass; a wrong expectation fails with expected vs actual;
@@ -51,26 +47,11 @@ class TestCommandTest {
     @TempDir
     Path dir;
 
-    private record Output(int exit, String stdout, String stderr) {
-    }
-
-    private static Output run(String... args) {
+    private static CapturedCommand.Output run(String... args) {
         TestCommand command = new TestCommand(() -> {
             throw new AssertionError("the in-process bundle was asked for");
-        }, () -> List.of(new DatabaseConversion()), key -> "");
-        PrintStream originalOut = System.out;
-        PrintStream originalErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int exit = new CommandLine(command).execute(args);
-            return new Output(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(originalOut);
-            System.setErr(originalErr);
-        }
+        }, () -> Map.of("crd-conversion", new DatabaseConversion()), key -> "");
+        return CapturedCommand.run(command, args);
     }
 
     private static String shipped(String file) {
@@ -91,7 +72,7 @@ class TestCommandTest {
         Path junit = dir.resolve("junit.xml");
         List<String> args = new ArrayList<>(SHIPPED.stream().map(TestCommandTest::shipped).toList());
         args.addAll(List.of("--junit", junit.toString()));
-        Output out = run(args.toArray(String[]::new));
+        CapturedCommand.Output out = run(args.toArray(String[]::new));
         assertEquals(0, out.exit(), out.stdout() + out.stderr());
         assertTrue(out.stdout().endsWith("\n16 cases: 16 passed, 0 failed\n"), out.stdout());
         assertTrue(out.stdout().startsWith("FILE "), "no type check findings for the shipped policies:\n"
@@ -132,7 +113,7 @@ class TestCommandTest {
                         initContainers: [{name: mesh-proxy, image: "mesh/proxy:v2.0.0"}]
                 """.formatted(celMutateExamples()));
         Path junit = dir.resolve("junit.xml");
-        Output out = run(file.toString(), "--junit", junit.toString());
+        CapturedCommand.Output out = run(file.toString(), "--junit", junit.toString());
         assertEquals(1, out.exit(), out.stdout() + out.stderr());
         String text = out.stdout();
         assertTrue(text.contains("FAIL   allowed, 1 patch operation"), text);
@@ -157,7 +138,7 @@ class TestCommandTest {
         assertEquals("a wrong image and message", ((Element) failure.getParentNode()).getAttribute("name"));
         assertTrue(failure.getTextContent().contains("-      image: mesh/proxy:v2.0.0"), failure.getTextContent());
 
-        Output json = run(file.toString(), "-o", "json");
+        CapturedCommand.Output json = run(file.toString(), "-o", "json");
         assertEquals(1, json.exit(), json.stderr());
         JsonNode report = JSON.readTree(json.stdout());
         assertEquals(1, report.path("summary").path("failed").asInt());
@@ -194,7 +175,7 @@ class TestCommandTest {
                            spec: {containers: [{name: p, image: "docker.io/p:1"}]}}
                   expect: {auditAnnotations: {}}
                 """.formatted(ROOT.resolve("functions/cel-policy/examples")));
-        Output out = run(file.toString(), "-o", "json");
+        CapturedCommand.Output out = run(file.toString(), "-o", "json");
         assertEquals(1, out.exit(), out.stdout() + out.stderr());
         JsonNode cases = JSON.readTree(out.stdout()).path("files").path(0).path("cases");
         assertEquals(4, cases.size());
@@ -216,7 +197,7 @@ class TestCommandTest {
                     converted:
                       data.tollgate.dev/v1: {spec: {tlsMode: require}}
                 """.formatted(ROOT.resolve("functions/crd-conversion/examples/orders.v1alpha1.yaml")));
-        Output converted = run(conversion.toString());
+        CapturedCommand.Output converted = run(conversion.toString());
         assertEquals(1, converted.exit(), converted.stdout() + converted.stderr());
         assertTrue(converted.stdout().contains("  expect.converted.data.tollgate.dev/v1: expected vs actual\n"
                 + "    --- expected\n    +++ actual\n"), converted.stdout());
@@ -262,21 +243,21 @@ class TestCommandTest {
         int i = 0;
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Path file = write("bad" + i++ + ".yaml", c.getKey());
-            Output out = run(file.toString());
+            CapturedCommand.Output out = run(file.toString());
             assertEquals(2, out.exit(), c.getKey() + "\n" + out.stdout() + out.stderr());
             assertEquals(1, out.stderr().lines().count(), out.stderr());
             assertTrue(out.stderr().startsWith("tollgate test: " + file + ": ") && out.stderr().contains(c.getValue()),
                     "expected '" + c.getValue() + "' in: " + out.stderr());
             assertEquals("", out.stdout(), "nothing is run when a file is bad");
         }
-        Output notYaml = run(write("broken.yaml", "cases: [\n").toString());
+        CapturedCommand.Output notYaml = run(write("broken.yaml", "cases: [\n").toString());
         assertEquals(2, notYaml.exit());
         assertTrue(notYaml.stderr().startsWith("tollgate test: " + dir.resolve("broken.yaml") + ":2:"),
                 notYaml.stderr());
-        Output none = run(dir.resolve("nosuch.yaml").toString());
+        CapturedCommand.Output none = run(dir.resolve("nosuch.yaml").toString());
         assertEquals(2, none.exit());
         assertEquals("tollgate test: " + dir.resolve("nosuch.yaml") + ": no such file\n", none.stderr());
-        Output folder = run(dir.toString());
+        CapturedCommand.Output folder = run(dir.toString());
         assertEquals(2, folder.exit());
         assertEquals("tollgate test: " + dir + ": a folder; give the test files (e.g. " + dir
                 + "/*/tollgate-test.yaml)\n", folder.stderr());
@@ -316,7 +297,7 @@ class TestCommandTest {
                   expect: {allowed: true}
                 """.formatted(ROOT.resolve("functions/crd-conversion/crd.yaml"));
         Path file = write("typed.yaml", test);
-        Output out = run(file.toString());
+        CapturedCommand.Output out = run(file.toString());
         assertEquals(1, out.exit(), out.stdout() + out.stderr());
         String source = "ValidatingAdmissionPolicy 'db.example.com' (" + dir.resolve("policy.yaml") + "#1)";
         // The API server's field error for a validation whose result is not a bool (admission/plugin/cel/compile.go).
@@ -331,7 +312,7 @@ class TestCommandTest {
 
         write("policy.yaml", Files.readString(dir.resolve("policy.yaml")).replace("  - expression: \"'not a bool'\"\n",
                 ""));
-        Output warned = run(file.toString());
+        CapturedCommand.Output warned = run(file.toString());
         assertEquals(0, warned.exit(), "a warning does not fail the run: " + warned.stdout());
         assertTrue(warned.stdout().contains("undefined field 'replicsa'"), warned.stdout());
     }
@@ -347,7 +328,7 @@ class TestCommandTest {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
             paths.add(exchange.getRequestURI().getPath());
-            HandlerResult r = handler.handle(exchange.getRequestBody().readAllBytes(), policy);
+            HandlerResult r = handler.handle(exchange.getRequestBody().readAllBytes(), "cel-policy", policy);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(r.status(), r.body().length);
             exchange.getResponseBody().write(r.body());
@@ -355,7 +336,7 @@ class TestCommandTest {
         });
         server.start();
         try {
-            Output out = run(shipped("functions/cel-policy/tollgate-test.yaml"), "--url",
+            CapturedCommand.Output out = run(shipped("functions/cel-policy/tollgate-test.yaml"), "--url",
                     "http://127.0.0.1:" + server.getAddress().getPort() + "/");
             assertEquals(0, out.exit(), out.stdout() + out.stderr());
             assertTrue(out.stdout().contains("note: " + Path.of(shipped("functions/cel-policy/tollgate-test.yaml"))

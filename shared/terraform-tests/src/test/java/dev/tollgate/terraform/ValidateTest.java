@@ -57,7 +57,8 @@ class ValidateTest {
      * The Knative example has no provider besides kubernetes: its terraform.tfvars.example must plan, with the path
      * tokens it takes from the environment (one per cluster and function); without them the plan is refused, naming
      * the clusters and functions; the Knative Services get the request timeout and deadline of the same budget as
-     * the webhooks, and the CEL functions the governed clusters' connections.
+     * the webhooks, the CEL functions the governed clusters' connections, and every Service its tokens as one file
+     * per governed cluster (tollgate.auth.clusters-dir), never in the plan's text.
      */
     @TestFactory
     Stream<DynamicTest> exampleTfvarsPlanWhereNoCloudAccountIsNeeded() {
@@ -83,6 +84,12 @@ class ValidateTest {
                     assertTrue(flat.contains("name = \"TOLLGATE_DEADLINE_TIMEOUT\" + value = \"5000ms\""), plan.output());
                     assertTrue(flat.contains("timeoutSeconds = 9"), plan.output());
                     assertFalse(plan.output().contains("kn service update"), plan.output());
+                    // Each cluster's tokens in a file of its own, which the runtime maps to the cluster.
+                    assertTrue(flat.contains("name = \"TOLLGATE_AUTH_CLUSTERS_DIR\" + value = "
+                            + "\"/var/run/tollgate/callers\""), plan.output());
+                    assertTrue(flat.contains("secretName = \"tollgate-callers-require-labels\""), plan.output());
+                    assertFalse(flat.contains("TOLLGATE_AUTH_PATH_TOKEN_FILES"), plan.output());
+                    assertFalse(plan.output().contains("east-rl-0123456789ab"), plan.output());
                 }));
     }
 

@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionHandler;
 import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.AdmissionRequest;
+import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.AdmissionVersion;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.admission.MutatingPolicy;
+import dev.tollgate.admission.ReviewDecodeException;
 
 /**
  * Runs a policy in-process through the same decode, evaluate, patch and encode path the function uses, with no
@@ -24,6 +27,7 @@ public final class AdmissionTester {
     private final AdmissionPolicy policy;
     private final AdmissionHandler handler = new AdmissionHandler(new AdmissionCodec());
     private AdmissionVersion version = AdmissionVersion.V1;
+    private String cluster = AdmissionRequest.DEFAULT_CLUSTER;
 
     private AdmissionTester(AdmissionPolicy policy) {
         this.policy = policy;
@@ -36,6 +40,15 @@ public final class AdmissionTester {
     /** Sends later reviews in this version (v1 by default). */
     public AdmissionTester version(AdmissionVersion version) {
         this.version = version;
+        return this;
+    }
+
+    /**
+     * Sends later reviews as from this cluster ({@link AdmissionRequest#cluster()}), as the runtime names the cluster
+     * of a caller by its credential; {@value AdmissionRequest#DEFAULT_CLUSTER} by default.
+     */
+    public AdmissionTester cluster(String cluster) {
+        this.cluster = cluster;
         return this;
     }
 
@@ -57,8 +70,16 @@ public final class AdmissionTester {
             builder.version(version);
         }
         var json = builder.build();
-        HandlerResult result = handler.handle(Manifests.toJson(json).getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                policy);
+        byte[] body = Manifests.toJson(json).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String function = policy.getClass().getSimpleName();
+        HandlerResult result;
+        try {
+            AdmissionReview review = handler.codec().decode(body);
+            result = handler.handle(new AdmissionReview(review.version(), review.request().withCluster(cluster)),
+                    function, policy);
+        } catch (ReviewDecodeException e) {
+            result = handler.badRequest(e.status(), e.getMessage());
+        }
         return new ReviewResult(builder, json, result.status(), result.body(), policy instanceof MutatingPolicy,
                 this::review);
     }

@@ -70,7 +70,8 @@ public final class ConversionTester {
     /** Asks for {@code objects} in {@code desiredApiVersion}, in one review. */
     public Conversion convert(String desiredApiVersion, JsonNode... objects) {
         ObjectNode sent = request(version, desiredApiVersion, objects);
-        ConversionResult result = handler.handle(Manifests.toJson(sent).getBytes(StandardCharsets.UTF_8), policy);
+        ConversionResult result = handler.handle(Manifests.toJson(sent).getBytes(StandardCharsets.UTF_8),
+                policy.getClass().getSimpleName(), policy);
         return Conversion.checked(sent, result.status(), result.body());
     }
 

@@ -40,11 +40,6 @@ public class ${className} implements MutatingPolicy {
     }
 
     @Override
-    public String name() {
-        return "${artifactId}";
-    }
-
-    @Override
     public Verdict mutate(AdmissionRequest request, ObjectNode object) {
         boolean createOrUpdate = request.operation() == Operation.CREATE || request.operation() == Operation.UPDATE;
         // Subresources (status, scale, ...) carry other objects than the resource itself: leave them alone.
@@ -127,11 +122,6 @@ public class ${className} implements ConversionPolicy {
     static final String NEWEST = VERSIONS.get(VERSIONS.size() - 1);
 
     @Override
-    public String name() {
-        return "${artifactId}";
-    }
-
-    @Override
     public ObjectNode convert(ObjectNode object, String desiredApiVersion) throws ConversionException {
         String from = version(object.path("apiVersion").asText(""));
         String to = version(desiredApiVersion);
@@ -210,11 +200,6 @@ public class ${className} implements ValidatingPolicy {
             }
         }
         this.deniedTags = Set.copyOf(tags);
-    }
-
-    @Override
-    public String name() {
-        return "${artifactId}";
     }
 
     @Override

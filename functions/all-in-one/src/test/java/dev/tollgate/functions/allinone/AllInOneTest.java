@@ -13,7 +13,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.admission.conversion.ConversionVersion;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.runtime.PolicyDirectory;
@@ -37,9 +36,8 @@ class AllInOneTest {
 
     @Test
     void servesEveryFunctionWhoseRegistrationItCarries() {
-        Set<String> served = policies.all().stream().map(AdmissionPolicy::name).collect(Collectors.toCollection(
-                TreeSet::new));
-        policies.conversions().forEach(c -> served.add(c.name()));
+        Set<String> served = new TreeSet<>(policies.admission().keySet());
+        served.addAll(policies.conversions().keySet());
         Set<String> declared = registrations.registrations().stream().map(WebhookRegistration::function)
                 .collect(Collectors.toCollection(TreeSet::new));
         assertTrue(served.containsAll(Set.of("require-labels", "always-pull-images", "crd-conversion")),

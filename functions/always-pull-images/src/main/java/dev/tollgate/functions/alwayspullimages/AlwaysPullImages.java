@@ -44,11 +44,6 @@ public class AlwaysPullImages implements MutatingPolicy {
     }
 
     @Override
-    public String name() {
-        return "always-pull-images";
-    }
-
-    @Override
     public Verdict mutate(AdmissionRequest request, ObjectNode pod) {
         List<String> lists = containerListsToCover(request);
         if (lists.isEmpty() || pod == null || !pod.path("spec").isObject()) {

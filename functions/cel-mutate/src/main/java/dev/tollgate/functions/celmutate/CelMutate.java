@@ -74,11 +74,6 @@ public class CelMutate implements MutatingPolicy {
     }
 
     @Override
-    public String name() {
-        return "cel-mutate";
-    }
-
-    @Override
     public Verdict mutate(AdmissionRequest request, ObjectNode object) {
         return policies.mutate(request, object);
     }

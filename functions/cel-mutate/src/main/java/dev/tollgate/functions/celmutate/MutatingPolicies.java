@@ -182,7 +182,7 @@ public final class MutatingPolicies {
         // No copy: apply() leaves the object it is given as it was and returns a new one.
         ObjectNode[] current = { object };
         String[] denial = { null };
-        dispatcher.dispatch(request, new PolicyDispatcher.Handler<>() {
+        dispatcher.dispatch(request.cluster(), request, new PolicyDispatcher.Handler<>() {
             @Override
             public void configError(CompiledPolicy policy, Binding binding, String message) {
                 fail(policy, binding, message);
@@ -233,8 +233,8 @@ public final class MutatingPolicies {
             throw new MutationFailed(exprs.variablesError());
         }
         // Looked up only for policies that use it; a failure propagates to mutate().
-        ObjectNode namespaceObject = policy.usesNamespaceObject ? dispatcher.namespaces().namespaceObject(request)
-                : null;
+        ObjectNode namespaceObject = policy.usesNamespaceObject
+                ? dispatcher.namespaces(request.cluster()).namespaceObject(request) : null;
         AdmissionInput input = AdmissionInput.of(withObject(request, object)).withParams(param)
                 .withNamespaceObject(namespaceObject);
         PolicyExpressions.ConditionResult match = exprs.matchConditions(exprs.set().newEvaluation(input));
@@ -345,6 +345,6 @@ public final class MutatingPolicies {
     private static AdmissionRequest withObject(AdmissionRequest r, ObjectNode object) {
         return new AdmissionRequest(r.uid(), r.kind(), r.resource(), r.subResource(), r.requestKind(),
                 r.requestResource(), r.requestSubResource(), r.name(), r.namespace(), r.operation(), r.userInfo(),
-                KubeObject.of(object), r.oldObject(), r.options(), r.dryRun());
+                KubeObject.of(object), r.oldObject(), r.options(), r.dryRun(), r.cluster());
     }
 }

@@ -76,11 +76,6 @@ public class CelPolicy implements ValidatingPolicy {
     }
 
     @Override
-    public String name() {
-        return "cel-policy";
-    }
-
-    @Override
     public Verdict validate(AdmissionRequest request) {
         return policies.validate(request);
     }

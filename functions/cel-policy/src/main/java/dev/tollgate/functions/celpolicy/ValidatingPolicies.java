@@ -162,7 +162,7 @@ public final class ValidatingPolicies {
 
     private Verdict dispatch(AdmissionRequest request) {
         ValidationOutcome outcome = new ValidationOutcome();
-        dispatcher.dispatch(request, new PolicyDispatcher.Handler<>() {
+        dispatcher.dispatch(request.cluster(), request, new PolicyDispatcher.Handler<>() {
             @Override
             public void configError(CompiledPolicy policy, Binding binding, String message) {
                 if (policy.failurePolicy() == FailurePolicy.Fail) {
@@ -187,8 +187,8 @@ public final class ValidatingPolicies {
             return;
         }
         // Looked up only for policies that use it; a failure propagates to validate().
-        ObjectNode namespaceObject = policy.usesNamespaceObject ? dispatcher.namespaces().namespaceObject(request)
-                : null;
+        ObjectNode namespaceObject = policy.usesNamespaceObject
+                ? dispatcher.namespaces(request.cluster()).namespaceObject(request) : null;
         Evaluation evaluation = exprs.set().newEvaluation(AdmissionInput.of(request).withParams(param)
                 .withNamespaceObject(namespaceObject));
         PolicyExpressions.ConditionResult match = exprs.matchConditions(evaluation);

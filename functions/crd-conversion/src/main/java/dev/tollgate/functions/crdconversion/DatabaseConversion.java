@@ -47,11 +47,6 @@ public class DatabaseConversion implements ConversionPolicy {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
     @Override
-    public String name() {
-        return "crd-conversion";
-    }
-
-    @Override
     public ObjectNode convert(ObjectNode object, String desiredApiVersion) throws ConversionException {
         String from = version(object.path("apiVersion").asText(""), "apiVersion");
         String to = version(desiredApiVersion, "the desired apiVersion");

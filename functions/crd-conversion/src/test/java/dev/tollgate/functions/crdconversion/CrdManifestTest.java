@@ -25,7 +25,6 @@ class CrdManifestTest {
     void webhookYamlDeclaresThisCrdsConversion() {
         assertEquals(List.of(), RegistrationValidator.validateDeclared(REGISTRATION));
         assertTrue(REGISTRATION.conversion());
-        assertEquals("/" + new DatabaseConversion().name(), REGISTRATION.path());
         assertEquals(Crd.CRD.path("metadata").path("name").asText(), REGISTRATION.crd());
         List<String> versions = new ArrayList<>();
         Crd.CRD.path("spec").path("versions").forEach(v -> versions.add(v.path("name").asText()));

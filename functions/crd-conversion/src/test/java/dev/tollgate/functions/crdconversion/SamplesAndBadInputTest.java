@@ -43,7 +43,7 @@ class SamplesAndBadInputTest {
     void sampleConverts(Path sample) throws IOException {
         byte[] body = Files.readAllBytes(sample);
         JsonNode sent = Manifests.read(sample);
-        ConversionResult result = handler.handle(body, new DatabaseConversion());
+        ConversionResult result = handler.handle(body, "crd-conversion", new DatabaseConversion());
         var conversion = ConversionTester.Conversion.checked(sent, result.status(), result.body()).assertConverted();
         // to-v1.v1.json: the answer is a v1 ConversionReview with every object in data.tollgate.dev/v1
         String name = sample.getFileName().toString();
@@ -71,16 +71,12 @@ class SamplesAndBadInputTest {
         }
         AtomicInteger calls = new AtomicInteger();
         ConversionPolicy counting = new ConversionPolicy() {
-            public String name() {
-                return "counting";
-            }
-
             public ObjectNode convert(ObjectNode object, String desired) throws ConversionException {
                 calls.incrementAndGet();
                 return new DatabaseConversion().convert(object, desired);
             }
         };
-        ConversionResult result = handler.handle(bad.body(), counting);
+        ConversionResult result = handler.handle(bad.body(), "crd-conversion", counting);
         assertEquals(bad.expectedStatus(), result.status(), () -> bad.description() + ": " + result.error());
         assertEquals(ConversionResult.Outcome.BAD_REQUEST, result.outcome());
         assertEquals(0, calls.get());

@@ -26,8 +26,6 @@ import dev.tollgate.functions.podsecurity.policy.CheckRegistry;
 @ApplicationScoped
 public class PodSecurity implements ValidatingPolicy {
 
-    public static final String NAME = "pod-security";
-
     private final PodSecurityAdmission admission;
     private final Policy defaults;
 
@@ -52,11 +50,6 @@ public class PodSecurity implements ValidatingPolicy {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("tollgate.pod-security.defaults: " + e.getMessage(), e);
         }
-    }
-
-    @Override
-    public String name() {
-        return NAME;
     }
 
     /** The bare path: the configured defaults for all three modes, as PSA applies them to unlabelled namespaces. */
@@ -99,18 +92,13 @@ public class PodSecurity implements ValidatingPolicy {
         }
 
         @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
         public Verdict validate(AdmissionRequest request) {
             return admission.admit(request, policy);
         }
 
         @Override
         public String toString() {
-            return NAME + "/" + subPath;
+            return "sub-path " + subPath;
         }
     }
 }

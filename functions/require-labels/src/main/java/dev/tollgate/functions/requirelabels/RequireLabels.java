@@ -49,11 +49,6 @@ public class RequireLabels implements ValidatingPolicy {
     }
 
     @Override
-    public String name() {
-        return "require-labels";
-    }
-
-    @Override
     public Verdict validate(AdmissionRequest request) {
         if (request.operation() != Operation.CREATE && request.operation() != Operation.UPDATE
                 || request.object() == null || !request.isMainResource()) {

@@ -13,7 +13,7 @@ import dev.tollgate.admission.ReviewDecodeException;
 /**
  * One conversion call, without HTTP: decode the ConversionReview, convert each object with the policy, check each
  * result against the API server's rules ({@link ConversionChecks}), answer in the version received. The HTTP layer
- * only moves bytes: {@code handle(body, policy)} gives the status and body to send.
+ * only moves bytes: {@code handle(body, function, policy)} gives the status and body to send.
  *
  * <ul>
  * <li>Bad input (400/413, the same JSON errors as admission) never reaches the policy.</li>
@@ -37,19 +37,19 @@ public final class ConversionHandler {
         return codec;
     }
 
-    /** Decodes {@code body} and converts its objects with {@code policy}. */
-    public ConversionResult handle(byte[] body, ConversionPolicy policy) {
+    /** Decodes {@code body} and converts its objects with {@code policy}, the function named {@code function}. */
+    public ConversionResult handle(byte[] body, String function, ConversionPolicy policy) {
         ConversionReview review;
         try {
             review = codec.decode(body);
         } catch (ReviewDecodeException e) {
             return badRequest(e.status(), e.getMessage());
         }
-        return handle(review, policy);
+        return handle(review, function, policy);
     }
 
     /** Converts the objects of an already decoded review. */
-    public ConversionResult handle(ConversionReview review, ConversionPolicy policy) {
+    public ConversionResult handle(ConversionReview review, String function, ConversionPolicy policy) {
         ConversionRequest request = review.request();
         String desired = request.desiredApiVersion();
         List<JsonNode> converted = new ArrayList<>(request.objects().size());
@@ -70,12 +70,12 @@ public final class ConversionHandler {
                 return failure(review, ConversionResult.Outcome.FAILED,
                         describe(i, original) + ": cannot convert to " + desired + ": " + e.getMessage());
             } catch (RuntimeException | StackOverflowError e) {
-                return policyFailed(review, policy, e);
+                return policyFailed(review, function, e);
             }
             List<String> problems = ConversionChecks.convertedObject(original, out, desired);
             if (!problems.isEmpty()) {
                 return failure(review, ConversionResult.Outcome.INVALID, describe(i, original) + ": conversion to "
-                        + desired + " by " + policy.name() + " is invalid: " + String.join("; ", problems));
+                        + desired + " by " + function + " is invalid: " + String.join("; ", problems));
             }
             converted.add(out);
         }
@@ -90,10 +90,10 @@ public final class ConversionHandler {
     }
 
     /** The answer when the policy threw: HTTP 500 with a short message; the details go to the log. */
-    public ConversionResult policyFailed(ConversionReview review, ConversionPolicy policy, Throwable e) {
+    public ConversionResult policyFailed(ConversionReview review, String function, Throwable e) {
         String uid = review == null ? "" : review.request().uid();
-        LOG.log(Level.ERROR, "conversion policy " + policy.name() + " failed on request uid=" + uid, e);
-        String message = "conversion policy " + policy.name() + " failed: " + e.getClass().getSimpleName();
+        LOG.log(Level.ERROR, "conversion policy " + function + " failed on request uid=" + uid, e);
+        String message = "conversion policy " + function + " failed: " + e.getClass().getSimpleName();
         return new ConversionResult(500, codec.errorBody(500, message), ConversionResult.Outcome.ERROR, review,
                 review == null ? 0 : review.request().objects().size(), message);
     }

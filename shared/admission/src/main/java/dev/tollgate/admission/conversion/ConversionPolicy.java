@@ -10,11 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * <p>Conversions must be lossless both ways: whatever the target version cannot express goes into an annotation and
  * comes back from it, as the Kubernetes documentation on CRD versioning recommends. Only labels and annotations of
  * {@code metadata} may change; the conversion must not default, validate or depend on anything but the object.
+ * The function's name (its path) comes from the module's webhook.yaml.
  */
 public interface ConversionPolicy {
-
-    /** The function name, a DNS label such as {@code crd-conversion}; the webhook is served at {@code /<name>}. */
-    String name();
 
     /**
      * Converts {@code object} to {@code desiredApiVersion}. Never called for an object already in that version.

@@ -30,11 +30,6 @@ class ConversionHandlerTest {
         final List<String> seen = new ArrayList<>();
 
         @Override
-        public String name() {
-            return "colour";
-        }
-
-        @Override
         public ObjectNode convert(ObjectNode object, String desired) throws ConversionException {
             seen.add(object.path("metadata").path("name").asText());
             if (object.path("spec").has("refuse")) {
@@ -62,7 +57,7 @@ class ConversionHandlerTest {
     }
 
     private ConversionResult handle(String body, ConversionPolicy policy) {
-        return handler.handle(body.getBytes(StandardCharsets.UTF_8), policy);
+        return handler.handle(body.getBytes(StandardCharsets.UTF_8), "widgets", policy);
     }
 
     @ParameterizedTest
@@ -102,10 +97,6 @@ class ConversionHandlerTest {
     @Test
     void aConversionAgainstTheRulesFailsTheReview() throws Exception {
         ConversionPolicy renaming = new ConversionPolicy() {
-            public String name() {
-                return "renaming";
-            }
-
             public ObjectNode convert(ObjectNode object, String desired) {
                 ((ObjectNode) object.path("metadata")).put("name", "other");
                 return object.put("apiVersion", desired);
@@ -116,17 +107,13 @@ class ConversionHandlerTest {
         assertEquals(200, result.status());
         assertEquals(ConversionResult.Outcome.INVALID, result.outcome());
         assertEquals("objects[0] (Widget shop/a, shop.tollgate.dev/v1): conversion to shop.tollgate.dev/v2 by "
-                + "renaming is invalid: must have the same name: a != other", result.error());
+                + "widgets is invalid: must have the same name: a != other", result.error());
         assertEquals("apiextensions.k8s.io/v1beta1", JSON.readTree(result.body()).path("apiVersion").asText());
     }
 
     @Test
     void aThrowingPolicyIsA500NeverAPass() throws Exception {
         ConversionPolicy broken = new ConversionPolicy() {
-            public String name() {
-                return "broken";
-            }
-
             public ObjectNode convert(ObjectNode object, String desired) {
                 throw new IllegalStateException("secret detail");
             }
@@ -137,20 +124,16 @@ class ConversionHandlerTest {
             // The details go to the log, with the request's uid; the answer says only what failed.
             LogRecord record = log.only();
             assertEquals(Level.SEVERE, record.getLevel());
-            assertEquals("conversion policy broken failed on request uid=u-7", record.getMessage());
+            assertEquals("conversion policy widgets failed on request uid=u-7", record.getMessage());
             assertEquals("secret detail", record.getThrown().getMessage());
         }
         assertEquals(500, result.status());
         assertEquals(ConversionResult.Outcome.ERROR, result.outcome());
         String text = new String(result.body(), StandardCharsets.UTF_8);
-        assertTrue(text.contains("conversion policy broken failed: IllegalStateException"), text);
+        assertTrue(text.contains("conversion policy widgets failed: IllegalStateException"), text);
         assertFalse(text.contains("secret detail"), text);
 
         ConversionPolicy returnsNothing = new ConversionPolicy() {
-            public String name() {
-                return "nothing";
-            }
-
             public ObjectNode convert(ObjectNode object, String desired) {
                 return null;
             }
@@ -178,7 +161,7 @@ class ConversionHandlerTest {
                 "{\"colour\":\"red\"}"));
         ConversionReview review = handler.codec().decode(sent.getBytes(StandardCharsets.UTF_8));
         JsonNode before = review.request().objects().get(0).deepCopy();
-        handler.handle(review, new ColourPolicy());
+        handler.handle(review, "widgets", new ColourPolicy());
         assertEquals(before, review.request().objects().get(0));
     }
 }

@@ -43,11 +43,6 @@ class AdmissionFuzzTest {
     private static final AdmissionHandler HANDLER = new AdmissionHandler(CODEC);
     private static final ValidatingPolicy ALLOW = new ValidatingPolicy() {
         @Override
-        public String name() {
-            return "fuzz";
-        }
-
-        @Override
         public Verdict validate(dev.tollgate.admission.AdmissionRequest request) {
             return Verdict.allow().withWarning(request.uid());
         }
@@ -71,7 +66,7 @@ class AdmissionFuzzTest {
         byte[] answer = CODEC.encode(review.version(), review.request().uid(), Verdict.allow(), null);
         JsonNode parsed = new ObjectMapper().readTree(answer);
         assertEquals(review.request().uid(), parsed.path("response").path("uid").asText());
-        HandlerResult result = HANDLER.handle(body, ALLOW);
+        HandlerResult result = HANDLER.handle(body, "fuzz", ALLOW);
         assertEquals(200, result.status());
     }
 

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.match.LabelSyntax;
 
 /**
@@ -39,7 +40,7 @@ import dev.tollgate.admission.match.LabelSyntax;
 public final class ClusterContexts {
 
     /** The name of the cluster a review belongs to when nothing names one (one cluster governing itself). */
-    public static final String DEFAULT = "default";
+    public static final String DEFAULT = AdmissionRequest.DEFAULT_CLUSTER;
 
     static final String PREFIX = "tollgate.clusters";
     private static final String KUBECONFIG_SUFFIX = ".kubeconfig";

@@ -79,9 +79,9 @@ public final class PolicyDispatcher<P, B> {
         return namespaces.of(cluster);
     }
 
-    /** {@link #dispatch(String, AdmissionRequest, Handler)} for the default cluster. */
+    /** {@link #dispatch(String, AdmissionRequest, Handler)} for the cluster that sent the request. */
     public void dispatch(AdmissionRequest request, Handler<P, B> handler) {
-        dispatch(ClusterContexts.DEFAULT, request, handler);
+        dispatch(request.cluster(), request, handler);
     }
 
     /**

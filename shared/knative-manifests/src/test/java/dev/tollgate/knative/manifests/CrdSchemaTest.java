@@ -118,7 +118,7 @@ class CrdSchemaTest {
             return Stream.of(dynamicTest("Knative Serving CRD fixture",
                     () -> requireSchema("committedManifestsMatchTheCrd")));
         }
-        return ServiceManifest.readAll(Project.knativeDir()).stream().map(m -> dynamicTest(m.name(), () ->
+        return Project.committedManifests().stream().map(m -> dynamicTest(m.source(), () ->
                 assertEquals(Set.of(), validate(m.tree()), m.source() + " does not match the Knative Service CRD")));
     }
 

@@ -24,7 +24,8 @@ import dev.tollgate.knative.ServiceManifest;
 
 /**
  * For every function module: its Quarkus fragment matches its webhook.yaml, knative/<name>.yaml is exactly what the
- * build generated, the request timeout fits the webhook's, and Knative's own rules hold.
+ * build generated (the native executable's Service), knative/jvm/<name>.yaml is that manifest with the JVM's settings,
+ * the request timeout fits the webhook's, and Knative's own rules hold.
  */
 @Order(1)
 // In refresh mode the first two write the files the later ones read, so a brand-new function refreshes in one run.
@@ -61,15 +62,32 @@ class FunctionManifestsTest {
         }));
     }
 
+    /** knative/jvm/<name>.yaml: the rendered (native) manifest with the JVM's settings (JvmVariant). */
+    @TestFactory
+    @Order(2)
+    Stream<DynamicTest> jvmVariantIsTheRenderedManifestWithTheJvmSettings() {
+        return Project.functions().stream().map(f -> dynamicTest(f.name(), () -> {
+            Path generated = f.generatedManifest();
+            assertTrue(Files.exists(generated), () -> generated + " does not exist: build the function first");
+            String jvm = JvmVariant.of(ServiceManifest.parse(Files.readString(generated), generated.toString()));
+            ServiceManifest.parse(jvm, "the JVM variant of " + f.name());
+            Project.golden(JvmVariant.manifest(f.name()), jvm, "the JVM variant of "
+                    + Project.root().relativize(generated));
+        }));
+    }
+
     @Test
     @Order(3)
     void everyCommittedManifestBelongsToAFunction() throws IOException {
         List<String> orphans = new ArrayList<>();
-        try (var files = Files.list(Project.knativeDir())) {
-            files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
-                    .filter(n -> !Files.exists(Project.root().resolve("functions")
-                            .resolve(n.substring(0, n.length() - ".yaml".length())).resolve("pom.xml")))
-                    .forEach(orphans::add);
+        for (Path dir : List.of(Project.knativeDir(), JvmVariant.dir())) {
+            try (var files = Files.list(dir)) {
+                files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
+                        .filter(n -> !Files.exists(Project.root().resolve("functions")
+                                .resolve(n.substring(0, n.length() - ".yaml".length())).resolve("pom.xml")))
+                        .map(n -> Project.root().relativize(dir.resolve(n)).toString())
+                        .forEach(orphans::add);
+            }
         }
         assertEquals(List.of(), orphans, "knative/ holds manifests of functions that no longer exist; delete them");
     }
@@ -92,9 +110,10 @@ class FunctionManifestsTest {
     @TestFactory
     @Order(3)
     Stream<DynamicTest> knativeAcceptsTheManifest() {
-        return Project.functions().stream().map(f -> dynamicTest(f.name(), () ->
-                assertEquals(List.of(), KnativeRules.DEFAULTS.check(ServiceManifest.read(f.committedManifest())),
-                        f.committedManifest() + " breaks rules Knative's webhook enforces")));
+        return Project.functions().stream().flatMap(f -> Stream.of(f.committedManifest(),
+                JvmVariant.manifest(f.name()))).map(file -> dynamicTest(Project.root().relativize(file).toString(),
+                        () -> assertEquals(List.of(), KnativeRules.DEFAULTS.check(ServiceManifest.read(file)),
+                                file + " breaks rules Knative's webhook enforces")));
     }
 
     /**

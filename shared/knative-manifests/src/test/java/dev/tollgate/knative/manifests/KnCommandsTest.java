@@ -20,7 +20,10 @@ import org.junit.jupiter.api.TestFactory;
 import dev.tollgate.knative.KnCommand;
 import dev.tollgate.knative.ServiceManifest;
 
-/** The kn commands in knative/README.md are rendered from knative/*.yaml and build the same Service. */
+/**
+ * The kn commands in knative/README.md are rendered from knative/*.yaml and build the same Service; those of the JVM
+ * variant (knative/jvm/*.yaml, printed by the deployer's kn command) too.
+ */
 @Order(2)
 class KnCommandsTest {
 
@@ -51,7 +54,7 @@ class KnCommandsTest {
 
     @TestFactory
     Stream<DynamicTest> knBuildsTheSameServiceAsTheManifest() {
-        return ServiceManifest.readAll(Project.knativeDir()).stream().map(m -> dynamicTest(m.name(), () -> {
+        return Project.committedManifests().stream().map(m -> dynamicTest(m.source(), () -> {
             var fromKn = KnInterpreter.normalize(KnInterpreter.apply(KnCommand.of(m).args()));
             var fromManifest = KnInterpreter.normalize(m.tree());
             assertEquals(fromManifest.toPrettyString(), fromKn.toPrettyString(),

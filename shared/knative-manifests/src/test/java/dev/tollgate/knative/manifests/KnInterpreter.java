@@ -60,6 +60,7 @@ final class KnInterpreter {
                     arr(c, "env").addObject().put("name", kv[0]).putObject("valueFrom").putObject(kind)
                             .put("name", src[1]).put("key", src[2]);
                 }
+                case "--arg" -> arr(c, "args").add(v);
                 case "--port" -> {
                     ObjectNode port = c.putArray("ports").addObject();
                     String[] np = v.split(":");

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 
 import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
+import dev.tollgate.knative.ServiceManifest;
 
 /** The checkout these tests guard: its function modules, its knative/ folder, and the refresh switch. */
 final class Project {
@@ -38,6 +39,14 @@ final class Project {
 
     static Path knativeDir() {
         return root().resolve("knative");
+    }
+
+    /** Every committed Knative Service: knative/*.yaml (native, the default) and knative/jvm/*.yaml. */
+    static List<ServiceManifest> committedManifests() {
+        List<ServiceManifest> all = new ArrayList<>(
+                ServiceManifest.readAll(knativeDir()));
+        all.addAll(ServiceManifest.readAll(JvmVariant.dir()));
+        return all;
     }
 
     static boolean refresh() {

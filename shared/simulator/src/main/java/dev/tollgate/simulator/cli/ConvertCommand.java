@@ -5,12 +5,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 import dev.tollgate.admission.conversion.ConversionPolicy;
 import dev.tollgate.admission.conversion.ConversionVersion;
-import dev.tollgate.simulator.ConversionPolicies;
+import dev.tollgate.runtime.PolicyDirectory;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.Conversions;
 import dev.tollgate.simulator.HttpWebhookClient;
@@ -67,14 +70,14 @@ public class ConvertCommand implements Callable<Integer> {
     @Option(names = { "-o", "--output" }, defaultValue = "text", description = "text (default) or json")
     String output;
 
-    private final Supplier<List<ConversionPolicy>> bundled;
+    private final Supplier<Map<String, ConversionPolicy>> bundled;
 
-    /** The policies bundled with this application (their CDI beans). */
+    /** The policies bundled with this application, by function name (as the function runtime serves them). */
     public ConvertCommand() {
-        this(() -> Arc.container().instance(ConversionPolicies.class).get().all());
+        this(() -> Arc.container().instance(PolicyDirectory.class).get().conversions());
     }
 
-    public ConvertCommand(Supplier<List<ConversionPolicy>> bundled) {
+    public ConvertCommand(Supplier<Map<String, ConversionPolicy>> bundled) {
         this.bundled = bundled;
     }
 
@@ -113,17 +116,21 @@ public class ConvertCommand implements Callable<Integer> {
             }
             return Conversions.remote(url, ca, timeoutSeconds, new HttpWebhookClient(""));
         }
-        List<ConversionPolicy> policies = bundled.get();
-        List<String> names = policies.stream().map(ConversionPolicy::name).toList();
+        Map<String, ConversionPolicy> policies = bundled.get();
+        Set<String> names = new TreeSet<>(policies.keySet());
         if (function != null) {
-            return Conversions.inProcess(policies.stream().filter(p -> p.name().equals(function)).findFirst()
-                    .orElseThrow(() -> new InputException("--function " + function
-                            + " is not a bundled conversion policy; bundled: " + names)));
+            ConversionPolicy policy = policies.get(function);
+            if (policy == null) {
+                throw new InputException("--function " + function + " is not a bundled conversion policy; bundled: "
+                        + names);
+            }
+            return Conversions.inProcess(function, policy);
         }
         if (policies.size() != 1) {
             throw new InputException(policies.isEmpty() ? "no conversion policy is bundled: give --url"
                     : "several conversion policies are bundled " + names + ": choose one with --function");
         }
-        return Conversions.inProcess(policies.get(0));
+        String only = names.iterator().next();
+        return Conversions.inProcess(only, policies.get(only));
     }
 }

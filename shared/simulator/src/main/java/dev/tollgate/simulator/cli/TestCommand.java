@@ -15,8 +15,8 @@ import java.util.function.Supplier;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import dev.tollgate.admission.conversion.ConversionPolicy;
+import dev.tollgate.runtime.PolicyDirectory;
 import dev.tollgate.simulator.Configurations;
-import dev.tollgate.simulator.ConversionPolicies;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.SecretUrls;
 import dev.tollgate.simulator.policytest.TestFile;
@@ -61,20 +61,20 @@ public class TestCommand implements Callable<Integer>, LocalBundle {
     Path junit;
 
     private final Supplier<String> localBundleUrl;
-    private final Supplier<List<ConversionPolicy>> conversions;
+    private final Supplier<Map<String, ConversionPolicy>> conversions;
     private final Function<String, String> config;
 
     /** @param localBundleUrl the base URL of the bundle this process serves */
     public TestCommand(Supplier<String> localBundleUrl) {
-        this(localBundleUrl, () -> Arc.container().instance(ConversionPolicies.class).get().all(),
+        this(localBundleUrl, () -> Arc.container().instance(PolicyDirectory.class).get().conversions(),
                 key -> ConfigProvider.getConfig().getOptionalValue(key, String.class).orElse(""));
     }
 
     /**
-     * @param conversions the conversion policies bundled with this process
+     * @param conversions the conversion policies bundled with this process, by function name
      * @param config      this process's configuration (the bundled CEL functions' {@code tollgate.cel-*.config})
      */
-    public TestCommand(Supplier<String> localBundleUrl, Supplier<List<ConversionPolicy>> conversions,
+    public TestCommand(Supplier<String> localBundleUrl, Supplier<Map<String, ConversionPolicy>> conversions,
             Function<String, String> config) {
         this.localBundleUrl = localBundleUrl;
         this.conversions = conversions;

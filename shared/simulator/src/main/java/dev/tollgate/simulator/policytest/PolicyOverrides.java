@@ -93,7 +93,7 @@ final class PolicyOverrides implements WebhookClient {
         if (policy == null) {
             return others.post(webhook, review);
         }
-        HandlerResult result = handler.handle(review, policy);
+        HandlerResult result = handler.handle(review, function(webhook), policy);
         return new Answer(result.status(), result.body());
     }
 

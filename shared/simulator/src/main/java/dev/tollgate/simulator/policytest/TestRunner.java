@@ -45,11 +45,11 @@ public final class TestRunner {
      * @param url          a base URL serving every function (an all-in-one bundle), or null for this process's
      * @param caPem        PEM text to trust for an HTTPS {@code url}, or empty
      * @param localBundle  the base URL of the bundle this process serves (asked only when a case calls it)
-     * @param conversions  the conversion policies bundled with this process
+     * @param conversions  the conversion policies bundled with this process, by function name
      * @param shippedCel   per CEL function, the configuration the bundle serves (for type checking), when in-process
      */
     public record Target(String url, String caPem, Supplier<String> localBundle,
-            Supplier<List<ConversionPolicy>> conversions, Map<String, List<Path>> shippedCel) {
+            Supplier<Map<String, ConversionPolicy>> conversions, Map<String, List<Path>> shippedCel) {
     }
 
     /** One file's outcome. */
@@ -272,12 +272,12 @@ public final class TestRunner {
                     target.caPem().getBytes(StandardCharsets.UTF_8));
             return Conversions.remote(target.url() + entry.path(), ca, 30, new HttpWebhookClient(""));
         }
-        List<ConversionPolicy> policies = target.conversions().get().stream()
-                .filter(p -> t.functions().isEmpty() || t.functions().contains(p.name())).toList();
+        List<Map.Entry<String, ConversionPolicy>> policies = target.conversions().get().entrySet().stream()
+                .filter(p -> t.functions().isEmpty() || t.functions().contains(p.getKey())).toList();
         if (policies.size() != 1) {
             throw new InputException(t.path() + ": functions: " + (policies.isEmpty() ? "no bundled conversion "
                     + "function is selected" : "several conversion functions: name one in functions"));
         }
-        return Conversions.inProcess(policies.get(0));
+        return Conversions.inProcess(policies.get(0).getKey(), policies.get(0).getValue());
     }
 }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (their CEL policies in-process, the conversion) and the main job's, which plays the whole bundle served in-process
  * with the shipped policies. A wrong expectation against the bundle fails with its diff.
  */
-class TestFilesIT {
+class ShippedTestFilesIT {
 
     static final List<String> SHIPPED = List.of("functions/cel-policy/tollgate-test.yaml",
             "functions/cel-mutate/tollgate-test.yaml", "functions/crd-conversion/tollgate-test.yaml",
@@ -26,25 +26,8 @@ class TestFilesIT {
     @TempDir
     Path dir;
 
-    private record Result(int exit, String stdout, String stderr) {
-    }
-
-    private Result tollgate(List<String> args) throws Exception {
-        Path root = Path.of(System.getProperty("tollgate.root.dir", "../..")).toAbsolutePath().normalize();
-        Path jar = Path.of("shared/simulator/target/quarkus-app/quarkus-run.jar");
-        assertTrue(Files.isRegularFile(root.resolve(jar)), "package the simulator first: " + root.resolve(jar));
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString()));
-        command.addAll(args);
-        Path out = dir.resolve("out.txt");
-        Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(command).directory(root.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
-        if (!p.waitFor(180, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("tollgate did not finish in 180 s:\n" + Files.readString(err));
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    private PackagedCli.Result tollgate(List<String> args) throws Exception {
+        return PackagedCli.run(dir, Duration.ofSeconds(180), args);
     }
 
     @Test
@@ -53,7 +36,7 @@ class TestFilesIT {
         List<String> args = new ArrayList<>(List.of("test"));
         args.addAll(SHIPPED);
         args.addAll(List.of("--junit", junit.toString()));
-        Result r = tollgate(args);
+        PackagedCli.Result r = tollgate(args);
         assertEquals(0, r.exit(), r.stdout() + r.stderr());
         assertTrue(r.stdout().startsWith("FILE "), "the shipped policies type check clean:\n" + r.stdout());
         assertTrue(r.stdout().endsWith("\n24 cases: 24 passed, 0 failed\n"), r.stdout());
@@ -76,7 +59,7 @@ class TestFilesIT {
                         containers: [{name: app, imagePullPolicy: IfNotPresent}]
                 """.formatted(Path.of(System.getProperty("tollgate.root.dir", "../..")).toAbsolutePath().normalize()
                 .resolve("shared/simulator")));
-        Result r = tollgate(List.of("test", file.toString()));
+        PackagedCli.Result r = tollgate(List.of("test", file.toString()));
         assertEquals(1, r.exit(), r.stdout() + r.stderr());
         assertTrue(r.stdout().contains("FAIL " + file + ": case 'the compliant pod, pulled if not present'\n"
                 + "  expect.object: expected vs actual\n"), r.stdout());
