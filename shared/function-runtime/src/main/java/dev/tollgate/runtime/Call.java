@@ -16,7 +16,7 @@ final class Call {
     /** Cancels the edge's timer (body-read timeout and deadline before the review is bound). */
     private final Runnable disarm;
     private Answer answer;
-    private volatile DecodedReview review;
+    private volatile DecodedReview<?, ?> review;
     private volatile boolean bound;
     private Thread worker;
     private boolean workerDone;
@@ -30,7 +30,7 @@ final class Call {
     }
 
     /** Funqy is binding the body to the function's input: from here on the function answers, not the edge. */
-    void bound(DecodedReview decoded) {
+    void bound(DecodedReview<?, ?> decoded) {
         bound = true;
         review = decoded;
         disarm.run();
@@ -41,7 +41,7 @@ final class Call {
     }
 
     /** The decoded review, or null. */
-    DecodedReview review() {
+    DecodedReview<?, ?> review() {
         return review;
     }
 
@@ -102,7 +102,7 @@ final class Call {
 
     /** The decoded review's uid, or "". */
     String uid() {
-        DecodedReview r = review;
+        DecodedReview<?, ?> r = review;
         return r == null ? "" : r.uid();
     }
 

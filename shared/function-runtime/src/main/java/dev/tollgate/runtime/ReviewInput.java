@@ -61,7 +61,7 @@ public final class ReviewInput {
             }
             call.bound(null);
             return new ReviewInput(call, new ReviewDecodeException("body is not a JSON object: expected "
-                    + call.policy.expectedBody()));
+                    + call.policy.kind().expected()));
         }
 
         /**

@@ -14,7 +14,7 @@ import io.quarkus.jackson.ObjectMapperCustomizer;
  * Jackson guide documents ("Customizing the Jackson ObjectMapper": an {@link ObjectMapperCustomizer} bean):
  * duplicate-key detection, and parser constraints no configured limit can be stricter than. The configured limits
  * ({@code tollgate.admission.*}) are not read here: Funqy copies the mapper at static init, which a native executable
- * runs at build time, so the codec applies them itself to the parser it is handed ({@code AdmissionCodec#decode} on
+ * runs at build time, so the codec applies them itself to the parser it is handed ({@code ReviewCodec#decode} on
  * a parser), as they are configured when the function runs. The body itself is bounded by the edge before any parser
  * sees it, which also bounds strings, tokens and the document.
  */
