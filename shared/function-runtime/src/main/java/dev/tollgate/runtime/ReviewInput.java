@@ -15,8 +15,7 @@ import io.vertx.core.Vertx;
 /**
  * The input of the review function: the request body decoded by the codec of the policy its path resolves to (or
  * the reason it could not be), bound by Funqy HTTP with Jackson, the documented way: {@link JsonDeserialize} names
- * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's, set up by {@link ReviewJsonLimits}) calls
- * with its parser at the body's first token; the codec then reads the body the edge holds with its own parser, made
+ * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's) calls with its parser at the body's first token; the codec then reads the body the edge holds with its own parser, made
  * when the function runs with the configured limits. Funqy binds on the event loop; the review is parsed once.
  */
 @JsonDeserialize(using = ReviewInput.Reader.class)
