@@ -1,5 +1,7 @@
 package dev.tollgate.runtime;
 
+import io.vertx.core.buffer.Buffer;
+
 /**
  * One request's state from the moment its headers arrive: made by the edge ({@link ReviewEdge}), carried into the
  * function by its input ({@link ReviewInput}), finished by {@link PolicyRunner}. It refers to nothing of theirs.
@@ -18,6 +20,7 @@ final class Call {
     private Answer answer;
     private volatile DecodedReview<?, ?> review;
     private volatile boolean bound;
+    private volatile Buffer body;
     private Thread worker;
     private boolean workerDone;
     private boolean abandoned;
@@ -27,6 +30,16 @@ final class Call {
         this.codecs = codecs;
         this.cluster = cluster;
         this.disarm = disarm;
+    }
+
+    /** The body has been read (within the byte limit): what the codec decodes when Funqy binds the input. */
+    void received(Buffer body) {
+        this.body = body;
+    }
+
+    /** The body read, or null before it is. */
+    Buffer body() {
+        return body;
     }
 
     /** Funqy is binding the body to the function's input: from here on the function answers, not the edge. */

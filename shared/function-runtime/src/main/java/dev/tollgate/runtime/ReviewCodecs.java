@@ -85,6 +85,15 @@ public class ReviewCodecs {
     }
 
     /**
+     * A parser of this function's codec over {@code body}, read in place: made when the function runs, so it parses
+     * within the configured limits itself (Funqy's parser comes from an ObjectMapper set up at static init, before
+     * they are known, and would have to be checked token by token).
+     */
+    JsonParser parser(Buffer body) throws IOException {
+        return json().mapper().createParser(new BufferInput(body));
+    }
+
+    /**
      * What the codec says of a body that could not be bound (empty, not JSON): the same message it gives when it
      * decodes such a body itself.
      */

@@ -230,7 +230,9 @@ public class ReviewEdge {
         if (call.answered()) {
             return; // the deadline or the body-read timeout answered while the body was arriving
         }
-        ReviewDecodeException problem = codecs.unbindable(ctx.body().buffer(), call.policy.kind().expected());
+        Buffer body = ctx.body().buffer();
+        call.received(body);
+        ReviewDecodeException problem = codecs.unbindable(body, call.policy.kind().expected());
         if (problem == null) {
             ctx.next();
             return;
