@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.ManagementEndpoints;
 import dev.tollgate.testing.Manifests;
@@ -31,7 +31,7 @@ class ${className}IT {
     private static final String PATH = "/${artifactId}";
     private static final String NEWEST = "${crdGroup}/" + ${className}.NEWEST;
 
-    private static ConversionTester.Conversion convert(ConversionVersion version, String desired, ObjectNode object) {
+    private static ConversionTester.Conversion convert(ReviewVersion version, String desired, ObjectNode object) {
         ObjectNode sent = ConversionTester.request(version, desired, object);
         Response r = given().contentType("application/json").body(Manifests.toJson(sent))
                 .post(PathTokenResource.withToken(PATH));
@@ -39,15 +39,15 @@ class ${className}IT {
     }
 
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void convertsToTheNewestVersion(ConversionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void convertsToTheNewestVersion(ReviewVersion version) {
         convert(version, NEWEST, ${className}Test.object(${className}.VERSIONS.get(0))).assertConverted()
                 .assertObject(0, ${className}Test.object(${className}.NEWEST));
     }
 
     @Test
     void refusesCallersWithoutTheToken() {
-        String review = Manifests.toJson(ConversionTester.request(ConversionVersion.V1, NEWEST,
+        String review = Manifests.toJson(ConversionTester.request(ReviewVersion.V1, NEWEST,
                 ${className}Test.object(${className}.VERSIONS.get(0))));
         given().contentType("application/json").body(review).post(PATH).then().statusCode(401);
     }
@@ -66,7 +66,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.PackagedFunctionTest;
 import dev.tollgate.testing.PathTokenResource;
@@ -97,8 +97,8 @@ class ${className}IT extends PackagedFunctionTest {
 #if ($type == 'mutating')
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void patchesWithTheConfiguredDefaults(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void patchesWithTheConfiguredDefaults(ReviewVersion version) {
         ObjectNode pod = Pods.minimal("web");
         FUNCTION.review(ReviewBuilder.create(pod).version(version)).assertAllowed()
                 .assertPatchedTo(Pods.withLabels(pod.deepCopy(), "team", "unassigned")).assertIdempotent();
@@ -112,8 +112,8 @@ class ${className}IT extends PackagedFunctionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesAnUnpinnedImageAndAllowsAPinnedOne(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesAnUnpinnedImageAndAllowsAPinnedOne(ReviewVersion version) {
         FUNCTION.review(ReviewBuilder.create(podWithImage("nginx:latest")).version(version))
                 .assertDenied().withCode(403).withMessageContaining("unpinned image app (nginx:latest)");
         FUNCTION.review(ReviewBuilder.create(podWithImage("nginx:1.27")).version(version)).assertAllowed();
