@@ -2,7 +2,6 @@ package dev.tollgate.admission;
 
 import java.util.Optional;
 
-
 /**
  * The two reviews the API server sends a webhook: what tells them apart on the wire (the group of their apiVersion
  * and their kind) and in messages. Everything else about them, from the body's limits to the error bodies, is the
