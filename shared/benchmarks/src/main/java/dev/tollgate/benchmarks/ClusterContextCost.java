@@ -73,7 +73,7 @@ public final class ClusterContextCost {
             System.out.println("| --- | --- |");
             System.out.printf("| heap after GC | %.1f KiB |%n", (heapAfter - heapBefore) / 1024.0 / contexts);
             System.out.printf("| resident memory (RSS) | %.1f KiB |%n", (rssAfter - rssBefore) / (double) contexts);
-            System.out.printf("| threads | %.2f |%n", (threadsAfter - threadsBefore) / (double) contexts);
+            System.out.printf("| threads (right after the lookups) | %.2f |%n", (threadsAfter - threadsBefore) / (double) contexts);
             System.out.println();
             System.out.println("| namespace lookup | median | p90 | max |");
             System.out.println("| --- | --- | --- | --- |");
@@ -84,6 +84,7 @@ public final class ClusterContextCost {
                 throw new IllegalStateException("contexts lost");
             }
         }
+        System.exit(0); // the clients' HTTP event loops are not daemon threads
     }
 
     /** A new context's lookups: the first (timed into times[0]), another name (times[1]), the first again (times[2]). */
