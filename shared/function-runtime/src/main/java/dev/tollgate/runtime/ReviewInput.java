@@ -43,8 +43,8 @@ public final class ReviewInput {
                 throw new IllegalStateException("a review reached the function without passing the edge");
             }
             // The body is read by the codec's own parser, not by Funqy's (positioned at the first token, and left
-            // there: Funqy's mapper does not look for trailing tokens). Funqy's parser would need every token checked
-            // against the configured limits by a wrapper, which cost about a quarter of the throughput.
+            // there: Funqy's mapper does not look for trailing tokens). Funqy's parser, made before the limits are
+            // known, would need every token checked against them by a wrapper.
             try (JsonParser body = call.codecs.parser(call.body())) {
                 call.bound(call.policy.decode(call.codecs, body, call.cluster));
                 return new ReviewInput(call, null);
