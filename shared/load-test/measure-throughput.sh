@@ -38,9 +38,14 @@ for i in $(seq 1 "$runs"); do
       -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="${MANAGEMENT_PORT:-19090}" \
       -jar "$app/quarkus-run.jar" >"$log" 2>&1 &
   pid=$!
-  until [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
-      --data-binary @"$review" "http://127.0.0.1:$port/$function" || true)" = 200 ]; do
+  waited=$SECONDS
+  # 000 while the port is not open yet; any other answer but 200 means the review is not this build's to answer.
+  until code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+      --data-binary @"$review" "http://127.0.0.1:$port/$function" || true); [ "$code" = 200 ]; do
     kill -0 "$pid" 2>/dev/null || { echo "the function exited:" >&2; cat "$log" >&2; exit 1; }
+    if [ "$code" != 000 ] || (( SECONDS - waited > 120 )); then
+      echo "POST /$function answered $code, not 200 (FUNCTION names the function $app serves)" >&2; exit 1
+    fi
     sleep 0.01
   done
   first=$(wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" | requests)

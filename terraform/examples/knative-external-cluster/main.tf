@@ -3,7 +3,7 @@
 
 locals {
   catalog     = jsondecode(file(coalesce(var.catalog_file, "${path.module}/../../catalog/catalog.json")))
-  knative_dir = coalesce(var.knative_dir, "${path.module}/../../knative")
+  knative_dir = coalesce(var.knative_dir, "${path.module}/../../../knative")
   registered  = var.functions == null ? keys(local.catalog.functions) : var.functions
 
   # The Knative Service serving each registered function: its own, else the bundle behind default_url.
@@ -71,14 +71,16 @@ locals {
     }
   }
 
-  # The committed manifests with what Terraform decides: the request timeout and the deadline from the same budget
-  # as the webhooks' timeoutSeconds (no hand-run step), and, for the functions that read namespaces (the CEL ones:
-  # they run as a ServiceAccount of their own), the governed clusters' connections mounted where
-  # tollgate.clusters.dir points.
+  # The committed manifests with what Terraform decides: the namespace (functions_namespace; the committed manifests
+  # name none, so kubectl would apply them in its context's), the image the deployer deployed (var.images), the request
+  # timeout and the deadline from the same budget as the webhooks' timeoutSeconds (no hand-run step), and, for the
+  # functions that read namespaces (the CEL ones: they run as a ServiceAccount of their own), the governed clusters'
+  # connections mounted where tollgate.clusters.dir points.
   knative_services = {
-    for s, m in local.manifests : s => merge(m, { spec = merge(m.spec, { template = merge(m.spec.template, { spec = merge(m.spec.template.spec, {
+    for s, m in local.manifests : s => merge(m, { metadata = merge(m.metadata, { namespace = var.functions_namespace }), spec = merge(m.spec, { template = merge(m.spec.template, { spec = merge(m.spec.template.spec, {
       timeoutSeconds = local.service_timeouts[s].request_timeout_seconds
       containers = [for i, c in m.spec.template.spec.containers : i > 0 ? c : merge(c, {
+        image = lookup(var.images, s, c.image)
         env = concat(
           [for e in try(c.env, []) : e if !contains(["TOLLGATE_DEADLINE_TIMEOUT", "TOLLGATE_CLUSTERS_DIR", "TOLLGATE_AUTH_PATH_TOKEN_FILES", "TOLLGATE_AUTH_CLUSTERS_DIR"], e.name)],
           [{ name = "TOLLGATE_DEADLINE_TIMEOUT", value = "${local.service_timeouts[s].internal_deadline_ms}ms" }],

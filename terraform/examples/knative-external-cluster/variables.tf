@@ -10,6 +10,12 @@ variable "function_urls" {
   default     = {}
 }
 
+variable "images" {
+  description = "The image each Knative Service was deployed with (service => image); the Knative deployer writes it beside function_urls. A Service not listed keeps its committed manifest's image."
+  type        = map(string)
+  default     = {}
+}
+
 variable "default_url" {
   description = "Base URL for functions missing from function_urls, e.g. the all-in-one bundle's Knative Service."
   type        = string

@@ -28,6 +28,7 @@ assert webhook.contains('timeoutSeconds: 10')
 assert !webhook.contains('reinvocationPolicy') : 'a validating entry has no reinvocationPolicy'
 
 checks.assertTestsPassed(project, 2, 40)
+checks.assertIntegrationTestsPassed(project, 'dev.tollgate.functions.denylatesttag.DenyLatestTagIT', 30)
 checks.assertKnativeManifest(project, name, 10)
 checks.assertFragmentLikeTheRepository(root, project, name, 10)
 checks.assertJoinsCatalog(root, project, name, 'validating', basedir.parentFile)

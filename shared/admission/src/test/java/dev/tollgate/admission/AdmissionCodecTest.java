@@ -47,7 +47,7 @@ class AdmissionCodecTest {
     void decodesEveryFieldTheApiServerSends() throws Exception {
         AdmissionReview review = codec.decode(FULL_REQUEST.getBytes(StandardCharsets.UTF_8));
         AdmissionRequest r = review.request();
-        assertEquals(AdmissionVersion.V1, review.version());
+        assertEquals(ReviewVersion.V1, review.version());
         assertEquals("705ab4f5-6393-11e8-b7cc-42010a800002", r.uid());
         assertEquals(GroupVersionKind.of("autoscaling", "v1", "Scale"), r.kind());
         assertEquals(GroupVersionResource.of("apps", "v1", "deployments"), r.resource());
@@ -76,7 +76,7 @@ class AdmissionCodecTest {
                 """;
         AdmissionReview review = codec.decode(body.getBytes(StandardCharsets.UTF_8));
         AdmissionRequest r = review.request();
-        assertEquals(AdmissionVersion.V1BETA1, review.version());
+        assertEquals(ReviewVersion.V1BETA1, review.version());
         assertNull(r.object());
         assertEquals("Pod", r.objectOrOld().kind());
         assertEquals(r.kind(), r.requestKind(), "requestKind defaults to kind");
@@ -94,7 +94,7 @@ class AdmissionCodecTest {
             admission.k8s.io/v1beta1 | deny
             """)
     void answersInTheVersionReceivedEchoingTheUid(String apiVersion, String decision) throws Exception {
-        AdmissionVersion version = AdmissionVersion.fromApiVersion(apiVersion).orElseThrow();
+        ReviewVersion version = ReviewKind.ADMISSION.version(apiVersion).orElseThrow();
         Verdict verdict = decision.equals("allow") ? Verdict.allow() : Verdict.deny("no");
         JsonNode out = JSON.readTree(codec.encode(version, "uid-7", verdict, null));
         assertEquals(apiVersion, out.path("apiVersion").asText());
@@ -109,7 +109,7 @@ class AdmissionCodecTest {
     void encodesDenialStatusWarningsAndAuditAnnotations() throws Exception {
         Verdict v = Verdict.deny(422, "bad replicas").withWarning("Warning: deprecated field")
                 .withAuditAnnotation("reason", "replicas");
-        JsonNode resp = JSON.readTree(codec.encode(AdmissionVersion.V1, "u", v, null)).path("response");
+        JsonNode resp = JSON.readTree(codec.encode(ReviewVersion.V1, "u", v, null)).path("response");
         assertEquals(422, resp.path("status").path("code").asInt());
         assertEquals("Invalid", resp.path("status").path("reason").asText());
         assertEquals("bad replicas", resp.path("status").path("message").asText());
@@ -121,11 +121,11 @@ class AdmissionCodecTest {
     void encodesPatchAsBase64JsonPatchOnlyWhenNotEmpty() throws Exception {
         ArrayNode patch = JSON.createArrayNode();
         patch.addObject().put("op", "add").put("path", "/metadata/labels/a").put("value", "b");
-        JsonNode resp = JSON.readTree(codec.encode(AdmissionVersion.V1, "u", Verdict.allow(), patch))
+        JsonNode resp = JSON.readTree(codec.encode(ReviewVersion.V1, "u", Verdict.allow(), patch))
                 .path("response");
         assertEquals("JSONPatch", resp.path("patchType").asText());
         assertEquals(patch, JSON.readTree(Base64.getDecoder().decode(resp.path("patch").asText())));
-        JsonNode none = JSON.readTree(codec.encode(AdmissionVersion.V1, "u", Verdict.allow(), JSON.createArrayNode()))
+        JsonNode none = JSON.readTree(codec.encode(ReviewVersion.V1, "u", Verdict.allow(), JSON.createArrayNode()))
                 .path("response");
         assertFalse(none.has("patch") || none.has("patchType"));
     }
@@ -236,13 +236,14 @@ class AdmissionCodecTest {
         };
         try (var foreign = new ObjectMapper().createParser(body.getBytes(StandardCharsets.UTF_8))) {
             ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
-                    () -> small.readDocument(foreign, "an AdmissionReview"));
+                    () -> small.json().readDocument(foreign, "an AdmissionReview"));
             assertEquals(400, e.status());
             assertTrue(e.getMessage().startsWith("body exceeds a parser limit: " + message), e.getMessage());
         }
         // Within the limits, the same kind of parser reads the whole document.
         try (var foreign = new ObjectMapper().createParser("{\"a\":[[\"x\"]],\"b\":{}}".getBytes())) {
-            assertEquals("x", small.readDocument(foreign, "an AdmissionReview").path("a").path(0).path(0).asText());
+            assertEquals("x",
+                    small.json().readDocument(foreign, "an AdmissionReview").path("a").path(0).path(0).asText());
         }
     }
 

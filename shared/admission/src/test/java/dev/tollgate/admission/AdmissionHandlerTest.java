@@ -45,7 +45,7 @@ class AdmissionHandlerTest {
     @Test
     void badInputNeverReachesThePolicy() {
         AtomicInteger calls = new AtomicInteger();
-        HandlerResult r = handler.handle("{}".getBytes(), "test", validating(req -> {
+        HandlerResult<AdmissionReview> r = handler.handle("{}".getBytes(), "test", validating(req -> {
             calls.incrementAndGet();
             return Verdict.allow();
         }));
@@ -56,7 +56,7 @@ class AdmissionHandlerTest {
 
     @Test
     void policyExceptionIsA500NeverAnAllow() throws Exception {
-        HandlerResult r;
+        HandlerResult<AdmissionReview> r;
         try (CapturedLog log = CapturedLog.of(AdmissionHandler.class)) {
             r = handler.handle(podReview, "test", validating(req -> {
                 throw new IllegalStateException("boom with secret details");
@@ -85,7 +85,7 @@ class AdmissionHandlerTest {
 
     @Test
     void mutationEditsACopyAndBecomesAPatch() throws Exception {
-        HandlerResult r = handler.handle(podReview, "test", mutating((req, obj) -> {
+        HandlerResult<AdmissionReview> r = handler.handle(podReview, "test", mutating((req, obj) -> {
             ((ObjectNode) obj.get("metadata")).putObject("labels").put("app.kubernetes.io/name", "p");
             return Verdict.allow();
         }));
@@ -99,7 +99,7 @@ class AdmissionHandlerTest {
 
     @Test
     void deniedMutationCarriesNoPatch() throws Exception {
-        HandlerResult r = handler.handle(podReview, "test", mutating((req, obj) -> {
+        HandlerResult<AdmissionReview> r = handler.handle(podReview, "test", mutating((req, obj) -> {
             obj.put("changed", true);
             return Verdict.deny("no");
         }));
@@ -109,7 +109,7 @@ class AdmissionHandlerTest {
 
     @Test
     void unchangedMutationIsAPlainAllow() {
-        HandlerResult r = handler.handle(podReview, "test", mutating((req, obj) -> Verdict.allow()));
+        HandlerResult<AdmissionReview> r = handler.handle(podReview, "test", mutating((req, obj) -> Verdict.allow()));
         assertEquals(HandlerResult.Outcome.ALLOWED, r.outcome());
         assertEquals(0, r.patchOps());
         assertTrue(r.verdict().allowed());

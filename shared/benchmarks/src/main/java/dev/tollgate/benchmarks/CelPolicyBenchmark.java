@@ -15,11 +15,12 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionHandler;
+import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.HandlerResult;
-import dev.tollgate.functions.celpolicy.CelPolicy;
-import dev.tollgate.functions.celpolicy.ValidatingPolicies;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.functions.celpolicy.CelPolicy;
+import dev.tollgate.functions.celpolicy.ValidatingPolicies;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.ReviewBuilder;
 
@@ -85,7 +86,7 @@ public class CelPolicyBenchmark {
         check(fiveValidationsDenied(), HandlerResult.Outcome.DENIED);
     }
 
-    private static void check(HandlerResult r, HandlerResult.Outcome expected) {
+    private static void check(HandlerResult<AdmissionReview> r, HandlerResult.Outcome expected) {
         if (r.outcome() != expected) {
             throw new IllegalStateException("benchmark set-up: expected " + expected + ", got " + r.outcome() + " "
                     + new String(r.body(), java.nio.charset.StandardCharsets.UTF_8));
@@ -93,12 +94,12 @@ public class CelPolicyBenchmark {
     }
 
     @Benchmark
-    public HandlerResult fiveValidationsAllowed() {
+    public HandlerResult<AdmissionReview> fiveValidationsAllowed() {
         return handler.handle(allowedReview, "cel-policy", policy);
     }
 
     @Benchmark
-    public HandlerResult fiveValidationsDenied() {
+    public HandlerResult<AdmissionReview> fiveValidationsDenied() {
         return handler.handle(deniedReview, "cel-policy", policy);
     }
 }

@@ -68,25 +68,25 @@ public class PodSecurityBenchmark {
     }
 
     private void check(byte[] review, boolean allowed) {
-        HandlerResult r = handler.handle(review, "pod-security", restricted);
+        HandlerResult<AdmissionReview> r = handler.handle(review, "pod-security", restricted);
         if (r.status() != 200 || r.verdict().allowed() != allowed) {
             throw new IllegalStateException("benchmark review gives the wrong answer: " + r.verdict());
         }
     }
 
     @Benchmark
-    public HandlerResult compliant() {
+    public HandlerResult<AdmissionReview> compliant() {
         return handler.handle(compliantReview, "pod-security", restricted);
     }
 
     @Benchmark
-    public HandlerResult violating() {
+    public HandlerResult<AdmissionReview> violating() {
         return handler.handle(violatingReview, "pod-security", restricted);
     }
 
     /** The same call without decoding: what the checks and the encoding cost on top of the codec's parse. */
     @Benchmark
-    public HandlerResult compliantPreDecoded() {
+    public HandlerResult<AdmissionReview> compliantPreDecoded() {
         return handler.handle(compliantDecoded, "pod-security", restricted);
     }
 

@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionHandler;
+import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.functions.alwayspullimages.AlwaysPullImages;
 import dev.tollgate.functions.requirelabels.RequireLabels;
@@ -48,12 +49,12 @@ public class ReviewBenchmark {
     }
 
     @Benchmark
-    public HandlerResult requireLabels() {
+    public HandlerResult<AdmissionReview> requireLabels() {
         return handler.handle(podReview, "require-labels", requireLabels);
     }
 
     @Benchmark
-    public HandlerResult alwaysPullImages() {
+    public HandlerResult<AdmissionReview> alwaysPullImages() {
         return handler.handle(podReview, "always-pull-images", alwaysPullImages);
     }
 

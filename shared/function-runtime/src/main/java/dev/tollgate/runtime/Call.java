@@ -1,5 +1,7 @@
 package dev.tollgate.runtime;
 
+import io.vertx.core.buffer.Buffer;
+
 /**
  * One request's state from the moment its headers arrive: made by the edge ({@link ReviewEdge}), carried into the
  * function by its input ({@link ReviewInput}), finished by {@link PolicyRunner}. It refers to nothing of theirs.
@@ -16,8 +18,9 @@ final class Call {
     /** Cancels the edge's timer (body-read timeout and deadline before the review is bound). */
     private final Runnable disarm;
     private Answer answer;
-    private volatile DecodedReview review;
+    private volatile DecodedReview<?, ?> review;
     private volatile boolean bound;
+    private volatile Buffer body;
     private Thread worker;
     private boolean workerDone;
     private boolean abandoned;
@@ -29,8 +32,18 @@ final class Call {
         this.disarm = disarm;
     }
 
+    /** The body has been read (within the byte limit): what the codec decodes when Funqy binds the input. */
+    void received(Buffer body) {
+        this.body = body;
+    }
+
+    /** The body read, or null before it is. */
+    Buffer body() {
+        return body;
+    }
+
     /** Funqy is binding the body to the function's input: from here on the function answers, not the edge. */
-    void bound(DecodedReview decoded) {
+    void bound(DecodedReview<?, ?> decoded) {
         bound = true;
         review = decoded;
         disarm.run();
@@ -41,7 +54,7 @@ final class Call {
     }
 
     /** The decoded review, or null. */
-    DecodedReview review() {
+    DecodedReview<?, ?> review() {
         return review;
     }
 
@@ -102,7 +115,7 @@ final class Call {
 
     /** The decoded review's uid, or "". */
     String uid() {
-        DecodedReview r = review;
+        DecodedReview<?, ?> r = review;
         return r == null ? "" : r.uid();
     }
 

@@ -1,76 +1,34 @@
 package dev.tollgate.runtime;
 
-import dev.tollgate.admission.AdmissionHandler;
-import dev.tollgate.admission.AdmissionPolicy;
-import dev.tollgate.admission.AdmissionReview;
-import dev.tollgate.admission.HandlerResult;
+import dev.tollgate.admission.Review;
+import dev.tollgate.admission.ReviewHandler;
 import dev.tollgate.admission.Verdict;
-import dev.tollgate.admission.conversion.ConversionHandler;
-import dev.tollgate.admission.conversion.ConversionPolicy;
-import dev.tollgate.admission.conversion.ConversionResult;
-import dev.tollgate.admission.conversion.ConversionReview;
 
 /**
- * A review decoded for the policy that serves its path, ready to run: what the request path does with it (run it,
- * answer for it at the deadline) is the same for admission and conversion.
+ * A review decoded for the policy that serves its path, ready to run, whatever its kind: the handler of its kind
+ * runs the policy, or answers for it at the deadline.
  */
-sealed interface DecodedReview {
+record DecodedReview<R extends Review, P>(ReviewHandler<R, P, ?> handler, String name, P policy, R review) {
 
-    String uid();
-
-    /** Runs the policy: the library's answer (200, or 500 when the policy threw). */
-    CallResult run();
-
-    /** The answer when the policy did not finish within the deadline. */
-    CallResult timedOut(DeadlineConfig.OnTimeout onTimeout, String message);
-
-    record Admission(AdmissionHandler handler, String name, AdmissionPolicy policy, AdmissionReview review)
-            implements DecodedReview {
-
-        @Override
-        public String uid() {
-            return review.request().uid();
-        }
-
-        @Override
-        public CallResult run() {
-            return new CallResult.Admission(handler.handle(review, name, policy));
-        }
-
-        /** The configured verdict in the review's version, or an error (failurePolicy decides). */
-        @Override
-        public CallResult timedOut(DeadlineConfig.OnTimeout onTimeout, String message) {
-            if (onTimeout == DeadlineConfig.OnTimeout.ERROR) {
-                return new CallResult.Admission(new HandlerResult(500, handler.codec().errorBody(500, message),
-                        HandlerResult.Outcome.ERROR, review, null, 0, message));
-            }
-            Verdict verdict = onTimeout == DeadlineConfig.OnTimeout.ALLOW
-                    ? Verdict.allow().withWarning(message + "; allowed by the configured deadline verdict")
-                    : Verdict.deny(403, message + "; denied by the configured deadline verdict");
-            byte[] body = handler.codec().encode(review.version(), uid(), verdict, null);
-            return new CallResult.Admission(new HandlerResult(200, body, verdict.allowed()
-                    ? HandlerResult.Outcome.ALLOWED : HandlerResult.Outcome.DENIED, review, verdict, 0, ""));
-        }
+    String uid() {
+        return review.uid();
     }
 
-    record Conversion(ConversionHandler handler, String name, ConversionPolicy policy, ConversionReview review)
-            implements DecodedReview {
+    /** Runs the policy: the library's answer (200, or 500 when the policy threw). */
+    CallResult run() {
+        return new CallResult.Reviewed(handler.handle(review, name, policy));
+    }
 
-        @Override
-        public String uid() {
-            return review.request().uid();
-        }
-
-        @Override
-        public CallResult run() {
-            return new CallResult.Conversion(handler.handle(review, name, policy));
-        }
-
-        /** A conversion has no verdict to default to: always an error, so the conversion fails. */
-        @Override
-        public CallResult timedOut(DeadlineConfig.OnTimeout onTimeout, String message) {
-            return new CallResult.Conversion(new ConversionResult(500, handler.codec().errorBody(500, message),
-                    ConversionResult.Outcome.ERROR, review, review.request().objects().size(), message));
-        }
+    /**
+     * The answer when the policy did not finish within the deadline: the configured verdict where the review has
+     * verdicts (admission), otherwise an error (failurePolicy decides).
+     */
+    CallResult timedOut(DeadlineConfig.OnTimeout onTimeout, String message) {
+        Verdict verdict = switch (onTimeout) {
+            case ERROR -> null;
+            case ALLOW -> Verdict.allow().withWarning(message + "; allowed by the configured deadline verdict");
+            case DENY -> Verdict.deny(403, message + "; denied by the configured deadline verdict");
+        };
+        return new CallResult.Reviewed(handler.timedOut(review, verdict, message));
     }
 }

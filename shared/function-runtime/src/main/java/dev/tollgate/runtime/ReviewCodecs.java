@@ -12,14 +12,15 @@ import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionHandler;
 import dev.tollgate.admission.AdmissionLimits;
 import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.ReviewJson;
 import dev.tollgate.admission.conversion.ConversionCodec;
 import dev.tollgate.admission.conversion.ConversionHandler;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * The codecs of this function, both under the configured limits ({@code tollgate.admission.*}): the admission
- * handler and the conversion handler share one {@link AdmissionCodec}, so both kinds of review meet the same parser,
- * limits and {@code Status} error bodies.
+ * The handlers of this function, both under the configured limits ({@code tollgate.admission.*}): the admission
+ * handler and the conversion handler share one {@link ReviewJson}, so both kinds of review meet the same parser,
+ * limits and {@code Status} error bodies, as does a request the edge refuses before any review is decoded.
  */
 @ApplicationScoped
 public class ReviewCodecs {
@@ -38,8 +39,9 @@ public class ReviewCodecs {
     }
 
     ReviewCodecs(AdmissionLimits limits) {
-        this.admission = new AdmissionHandler(new AdmissionCodec(limits));
-        this.conversion = new ConversionHandler(new ConversionCodec(admission.codec()));
+        ReviewJson json = new ReviewJson(limits);
+        this.admission = new AdmissionHandler(new AdmissionCodec(json));
+        this.conversion = new ConversionHandler(new ConversionCodec(json));
     }
 
     AdmissionHandler admission() {
@@ -50,13 +52,18 @@ public class ReviewCodecs {
         return conversion;
     }
 
+    /** The parser, limits and error bodies both handlers share. */
+    private ReviewJson json() {
+        return admission.codec().json();
+    }
+
     AdmissionLimits limits() {
-        return admission.codec().limits();
+        return json().limits();
     }
 
     /** An answer given before any review is decoded: a {@code Status} error. */
     CallResult refusal(int status, String message) {
-        return new CallResult.Refused(status, admission.codec().errorBody(status, message), message);
+        return new CallResult.Refused(status, json().errorBody(status, message), message);
     }
 
     /**
@@ -66,7 +73,7 @@ public class ReviewCodecs {
      */
     ReviewDecodeException unbindable(Buffer body, String expected) {
         if (body != null && body.length() > 0) {
-            try (JsonParser parser = admission.codec().mapper().createParser(new BufferInput(body))) {
+            try (JsonParser parser = json().mapper().createParser(new BufferInput(body))) {
                 if (parser.nextToken() != null) {
                     return null;
                 }
@@ -78,12 +85,21 @@ public class ReviewCodecs {
     }
 
     /**
+     * A parser of this function's codec over {@code body}, read in place: made when the function runs, so it parses
+     * within the configured limits itself (Funqy's parser comes from an ObjectMapper set up at static init, before
+     * they are known, and would have to be checked token by token).
+     */
+    JsonParser parser(Buffer body) throws IOException {
+        return json().mapper().createParser(new BufferInput(body));
+    }
+
+    /**
      * What the codec says of a body that could not be bound (empty, not JSON): the same message it gives when it
      * decodes such a body itself.
      */
     ReviewDecodeException problem(byte[] body, String expected) {
         try {
-            admission.codec().parseBody(body, expected);
+            json().parseBody(body, expected);
             return new ReviewDecodeException("body is not a JSON object: expected " + expected);
         } catch (ReviewDecodeException e) {
             return e;

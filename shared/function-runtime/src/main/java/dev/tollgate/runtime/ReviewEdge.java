@@ -168,7 +168,7 @@ public class ReviewEdge {
         if (ctx.request().method() != HttpMethod.POST) {
             ctx.response().putHeader(HttpHeaders.ALLOW, "POST");
             refuse(ctx, call, 405, "method " + ctx.request().method() + " not allowed: POST "
-                    + call.policy.expectedBody());
+                    + call.policy.kind().expected());
             return;
         }
         String contentType = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
@@ -230,7 +230,9 @@ public class ReviewEdge {
         if (call.answered()) {
             return; // the deadline or the body-read timeout answered while the body was arriving
         }
-        ReviewDecodeException problem = codecs.unbindable(ctx.body().buffer(), call.policy.expectedBody());
+        Buffer body = ctx.body().buffer();
+        call.received(body);
+        ReviewDecodeException problem = codecs.unbindable(body, call.policy.kind().expected());
         if (problem == null) {
             ctx.next();
             return;
@@ -301,11 +303,11 @@ public class ReviewEdge {
             // Funqy could not bind the body (not JSON, or none): the codec says what is wrong with it.
             Buffer body = ctx.body().buffer();
             ReviewDecodeException problem = codecs.problem(body == null ? new byte[0] : body.getBytes(),
-                    call.policy.expectedBody());
+                    call.policy.kind().expected());
             result = codecs.refusal(problem.status(), problem.getMessage());
         } else {
             LOG.errorf(failure, "request to function %s failed", call.functionLabel());
-            result = codecs.refusal(status, dev.tollgate.admission.AdmissionCodec.statusText(status));
+            result = codecs.refusal(status, dev.tollgate.admission.ReviewJson.statusText(status));
         }
         answer(ctx, call, result, false, false);
     }

@@ -15,9 +15,8 @@ import io.vertx.core.Vertx;
 /**
  * The input of the review function: the request body decoded by the codec of the policy its path resolves to (or
  * the reason it could not be), bound by Funqy HTTP with Jackson, the documented way: {@link JsonDeserialize} names
- * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's, set up by {@link ReviewJsonLimits}) calls
- * with the body's parser; the codec reads that parser within the configured limits. Funqy binds on the event loop;
- * the review is never parsed twice.
+ * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's) calls with its parser at the body's first token; the codec then reads the body the edge holds with its own parser, made
+ * when the function runs with the configured limits. Funqy binds on the event loop; the review is parsed once.
  */
 @JsonDeserialize(using = ReviewInput.Reader.class)
 public final class ReviewInput {
@@ -40,11 +39,14 @@ public final class ReviewInput {
         @Override
         public ReviewInput deserialize(JsonParser parser, DeserializationContext ctxt) throws IOException {
             Call call = currentCall();
-            if (call == null) {
+            if (call == null || call.body() == null) {
                 throw new IllegalStateException("a review reached the function without passing the edge");
             }
-            try {
-                call.bound(call.policy.decode(call.codecs, parser, call.cluster));
+            // The body is read by the codec's own parser, not by Funqy's (positioned at the first token, and left
+            // there: Funqy's mapper does not look for trailing tokens). Funqy's parser, made before the limits are
+            // known, would need every token checked against them by a wrapper.
+            try (JsonParser body = call.codecs.parser(call.body())) {
+                call.bound(call.policy.decode(call.codecs, body, call.cluster));
                 return new ReviewInput(call, null);
             } catch (ReviewDecodeException e) {
                 call.bound(null);
@@ -61,7 +63,7 @@ public final class ReviewInput {
             }
             call.bound(null);
             return new ReviewInput(call, new ReviewDecodeException("body is not a JSON object: expected "
-                    + call.policy.expectedBody()));
+                    + call.policy.kind().expected()));
         }
 
         /**

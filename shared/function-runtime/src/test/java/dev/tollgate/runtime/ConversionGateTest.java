@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.conversion.ConversionHandler;
-import dev.tollgate.admission.conversion.ConversionVersion;
 import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.testing.CapturedLog;
@@ -69,7 +70,7 @@ class ConversionGateTest {
         return given().contentType("application/json").body(Manifests.toJson(review)).post(PATH);
     }
 
-    private static ConversionTester.Conversion convert(ConversionVersion version, JsonNode... objects) {
+    private static ConversionTester.Conversion convert(ReviewVersion version, JsonNode... objects) {
         ObjectNode sent = ConversionTester.request(version, V2, objects);
         Response r = post(sent);
         return ConversionTester.Conversion.checked(sent, r.statusCode(), r.asByteArray());
@@ -82,10 +83,10 @@ class ConversionGateTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void convertsInTheReviewVersionReceived(ConversionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void convertsInTheReviewVersionReceived(ReviewVersion version) {
         var answer = convert(version, probe("a"), probe("b")).assertConverted();
-        assertEquals(version.apiVersion(), answer.review().path("apiVersion").asText());
+        assertEquals(ReviewKind.CONVERSION.apiVersion(version), answer.review().path("apiVersion").asText());
         assertEquals(3, answer.object(0).path("spec").path("capacity").asInt());
         assertEquals("b", answer.object(1).path("metadata").path("name").asText());
     }
@@ -93,7 +94,7 @@ class ConversionGateTest {
     @Test
     void aRefusedObjectFailsTheReviewAndIsCountedAsFailed() {
         String before = Probe.metrics();
-        convert(ConversionVersion.V1, probe("a"), probe("b", "probe", "refuse")).assertFailed()
+        convert(ReviewVersion.V1, probe("a"), probe("b", "probe", "refuse")).assertFailed()
                 .withMessageContaining("objects[1] (Probe shop/b, probe.tollgate.dev/v1): cannot convert to "
                         + V2 + ": probe refuses");
         String[] labels = { "function=\"probe-conversion\"", "operation=\"CONVERT\"", "kind=\"Probe\"",
@@ -108,7 +109,7 @@ class ConversionGateTest {
 
     @Test
     void aConversionTheApiServerWouldRejectIsAFailureNotAnAnswer() {
-        convert(ConversionVersion.V1, probe("a", "probe", "rename")).assertFailed()
+        convert(ReviewVersion.V1, probe("a", "probe", "rename")).assertFailed()
                 .withMessageContaining("is invalid");
         assertEquals("invalid", lastDecision().path("verdict").asText());
     }
@@ -116,7 +117,7 @@ class ConversionGateTest {
     @Test
     void aPolicyThatThrowsIsA500StatusAndCounted() {
         String before = Probe.metrics();
-        ObjectNode sent = ConversionTester.request(ConversionVersion.V1, V2, probe("a", "probe", "throw"));
+        ObjectNode sent = ConversionTester.request(ReviewVersion.V1, V2, probe("a", "probe", "throw"));
         try (CapturedLog log = CapturedLog.of(ConversionHandler.class)) {
             post(sent).then()
                     .statusCode(500).body("kind", equalTo("Status"))
@@ -134,7 +135,7 @@ class ConversionGateTest {
     @Test
     void aConversionOverrunningTheDeadlineIsAnswered500AndCounted() {
         String before = Probe.metrics();
-        ObjectNode sent = ConversionTester.request(ConversionVersion.V1, V2, probe("slow", "sleep-ms", "30000"));
+        ObjectNode sent = ConversionTester.request(ReviewVersion.V1, V2, probe("slow", "sleep-ms", "30000"));
         String uid = "uid=" + sent.path("request").path("uid").asText();
         try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class, ConversionHandler.class)) {
             post(sent).then().statusCode(500).body("kind", equalTo("Status"))
@@ -153,12 +154,12 @@ class ConversionGateTest {
         assertEquals(sent.path("request").path("uid").asText(), line.path("uid").asText());
         assertEquals("CONVERT", line.path("operation").asText());
         // And the function still answers.
-        convert(ConversionVersion.V1, probe("after")).assertConverted();
+        convert(ReviewVersion.V1, probe("after")).assertConverted();
     }
 
     @Test
     void oneDecisionLineWithoutObjectContent() {
-        ObjectNode sent = ConversionTester.request(ConversionVersion.V1BETA1, V2, probe("a", "secret-ish", "do-not-log"));
+        ObjectNode sent = ConversionTester.request(ReviewVersion.V1BETA1, V2, probe("a", "secret-ish", "do-not-log"));
         post(sent).then().statusCode(200);
         JsonNode line = lastDecision();
         assertEquals(sent.path("request").path("uid").asText(), line.path("uid").asText());
@@ -189,7 +190,7 @@ class ConversionGateTest {
         // An AdmissionReview is not a ConversionReview, and the other way round.
         post(Manifests.parse(Probe.body())).then().statusCode(400)
                 .body("message", containsString("expected apiextensions.k8s.io/v1 or apiextensions.k8s.io/v1beta1"));
-        given().contentType("application/json").body(Manifests.toJson(ConversionTester.request(ConversionVersion.V1,
+        given().contentType("application/json").body(Manifests.toJson(ConversionTester.request(ReviewVersion.V1,
                 V2, probe("a")))).post("/probe").then().statusCode(400)
                 .body("message", containsString("expected admission.k8s.io/v1 or admission.k8s.io/v1beta1"));
     }

@@ -41,7 +41,7 @@ class DeadlineVerdictTest {
     @Test
     void aConversionOverrunIsStillAnError() {
         var review = dev.tollgate.testing.ConversionTester.request(
-                dev.tollgate.admission.conversion.ConversionVersion.V1, ProbeConversion.GROUP + "/v2",
+                dev.tollgate.admission.ReviewVersion.V1, ProbeConversion.GROUP + "/v2",
                 ConversionGateTest.probe("slow", "sleep-ms", "30000"));
         String uid = "uid=" + review.path("request").path("uid").asText();
         try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class, ConversionHandler.class)) {

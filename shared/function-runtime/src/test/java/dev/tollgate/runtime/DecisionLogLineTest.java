@@ -13,19 +13,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.AdmissionReview;
-import dev.tollgate.admission.AdmissionVersion;
 import dev.tollgate.admission.GroupVersionKind;
 import dev.tollgate.admission.GroupVersionResource;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.admission.HandlerResult.Outcome;
 import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.Operation;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.UserInfo;
 import dev.tollgate.admission.Verdict;
 import dev.tollgate.admission.conversion.ConversionRequest;
-import dev.tollgate.admission.conversion.ConversionResult;
 import dev.tollgate.admission.conversion.ConversionReview;
-import dev.tollgate.admission.conversion.ConversionVersion;
 
 /** Pins the exact text of decision-log lines: log pipelines parse them, so field order and formatting matter. */
 class DecisionLogLineTest {
@@ -78,8 +77,8 @@ class DecisionLogLineTest {
 
     @Test
     void admissionBadRequestHasEmptySubject() {
-        CallResult result = new CallResult.Admission(
-                new HandlerResult(400, BODY, Outcome.BAD_REQUEST, null, null, 0, "malformed review"));
+        CallResult result = new CallResult.Reviewed(new HandlerResult<>(ReviewKind.ADMISSION, 400, BODY,
+                Outcome.BAD_REQUEST, null, null, 0, "malformed review"));
         String expected = "{\"uid\":\"\",\"function\":\"require-labels\",\"cluster\":\"east\","
                 + "\"operation\":\"\",\"kind\":\"\","
                 + "\"namespace\":\"\",\"name\":\"\",\"user\":\"\",\"verdict\":\"bad_request\",\"status\":400,"
@@ -117,7 +116,7 @@ class DecisionLogLineTest {
 
     @Test
     void conversion() {
-        CallResult result = conversion(ConversionResult.Outcome.CONVERTED, List.of(widget(WIDGET_1),
+        CallResult result = conversion(HandlerResult.Outcome.CONVERTED, List.of(widget(WIDGET_1),
                 widget(WIDGET_2)), "");
         assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
                 + "\"operation\":\"CONVERT\","
@@ -128,7 +127,7 @@ class DecisionLogLineTest {
 
     @Test
     void failedConversionHasItsMessage() {
-        CallResult result = conversion(ConversionResult.Outcome.FAILED, List.of(widget(WIDGET_1)),
+        CallResult result = conversion(HandlerResult.Outcome.FAILED, List.of(widget(WIDGET_1)),
                 "v2 has no field size");
         assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
                 + "\"operation\":\"CONVERT\","
@@ -170,7 +169,7 @@ class DecisionLogLineTest {
 
     @Test
     void includeObjectsWritesTheConvertedObjects() {
-        CallResult result = conversion(ConversionResult.Outcome.CONVERTED, List.of(widget(WIDGET_1),
+        CallResult result = conversion(HandlerResult.Outcome.CONVERTED, List.of(widget(WIDGET_1),
                 widget(WIDGET_2)), "");
         assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
                 + "\"operation\":\"CONVERT\","
@@ -182,7 +181,7 @@ class DecisionLogLineTest {
 
     @Test
     void includeObjectsLeavesOutAnEmptyObjectList() {
-        CallResult result = conversion(ConversionResult.Outcome.CONVERTED, List.of(), "");
+        CallResult result = conversion(HandlerResult.Outcome.CONVERTED, List.of(), "");
         assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
                 + "\"operation\":\"CONVERT\",\"kind\":\"\","
                 + "\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":0,\"verdict\":\"converted\","
@@ -218,14 +217,14 @@ class DecisionLogLineTest {
 
     private static CallResult admission(Outcome outcome, AdmissionRequest request, Verdict verdict, int patchOps,
             String error) {
-        return new CallResult.Admission(new HandlerResult(200, BODY, outcome,
-                new AdmissionReview(AdmissionVersion.V1, request), verdict, patchOps, error));
+        return new CallResult.Reviewed(new HandlerResult<>(ReviewKind.ADMISSION, 200, BODY, outcome,
+                new AdmissionReview(ReviewVersion.V1, request), verdict, patchOps, error));
     }
 
-    private static CallResult conversion(ConversionResult.Outcome outcome, List<ObjectNode> objects, String error) {
+    private static CallResult conversion(HandlerResult.Outcome outcome, List<ObjectNode> objects, String error) {
         ConversionRequest request = new ConversionRequest("c-1", "shop.tollgate.dev/v2", objects);
-        return new CallResult.Conversion(new ConversionResult(200, BODY, outcome,
-                new ConversionReview(ConversionVersion.V1, request), objects.size(), error));
+        return new CallResult.Reviewed(new HandlerResult<>(ReviewKind.CONVERSION, 200, BODY, outcome,
+                new ConversionReview(ReviewVersion.V1, request), null, 0, error));
     }
 
     private static KubeObject pod(String json) {

@@ -18,12 +18,10 @@ import io.quarkus.test.junit.QuarkusTest;
  * What the request path relies on Funqy HTTP and Quarkus to do, each stated once, so that an upgrade that stops doing
  * it fails here by name rather than somewhere downstream:
  * <ul>
- * <li>Funqy binds the body with a copy of the application's ObjectMapper, so duplicate-key detection, given to
- * that mapper by an ObjectMapperCustomizer ({@link ReviewJsonLimits}), applies to every review it binds; and it
- * binds with the Jackson 2 deserializer named by {@code @JsonDeserialize} on the input type
- * ({@link ReviewInput.Reader}: a Funqy on Jackson 3 would ignore it and answer its own 400), so the limits configured
- * when the function runs, which the codec applies to the parser it is handed, hold for every review Funqy binds,
- * whenever Funqy set up its mapper;</li>
+ * <li>Funqy binds the body with the Jackson 2 deserializer named by {@code @JsonDeserialize} on the input type
+ * ({@link ReviewInput.Reader}: a Funqy on Jackson 3 would ignore it and answer its own 400), which has the codec
+ * decode the body with its own parser, so the limits configured when the function runs and the duplicate-key check
+ * hold for every review Funqy binds, whenever Funqy set up its mapper;</li>
  * <li>Funqy starts binding only at a body's first JSON token: bodies without one never reach it;</li>
  * <li>Funqy serializes the function's output with the serializer named on its type, and the status set as the
  * headers are written is the one sent;</li>
@@ -50,7 +48,7 @@ class FunqyContractTest {
     }
 
     @Test
-    void theCodecsNestingLimitAppliesToTheParserFunqyBindsWith() {
+    void theCodecsNestingLimitAppliesToEveryReviewFunqyBinds() {
         // 101 levels: within the ceiling of Funqy's mapper (1000), beyond the configured limit (100).
         String deep = Probe.body().replaceFirst("\\{", "{\"deep\":" + "[".repeat(101) + "]".repeat(101) + ",");
         post(deep).then().statusCode(400)
@@ -84,7 +82,7 @@ class FunqyContractTest {
     }
 
     @Test
-    void duplicateKeysAreRefusedByTheParserFunqyBindsWith() {
+    void duplicateKeysAreRefusedInEveryReviewFunqyBinds() {
         String twice = Probe.body().replaceFirst("\\{", "{\"kind\":\"AdmissionReview\",");
         post(twice).then().statusCode(400)
                 .body("kind", equalTo("Status"))

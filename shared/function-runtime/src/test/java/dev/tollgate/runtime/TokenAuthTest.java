@@ -76,7 +76,7 @@ class TokenAuthTest {
     @Test
     void conversionFunctionsAreBehindTheSameChecks() {
         var review = dev.tollgate.testing.ConversionTester.request(
-                dev.tollgate.admission.conversion.ConversionVersion.V1, ProbeConversion.GROUP + "/v2",
+                dev.tollgate.admission.ReviewVersion.V1, ProbeConversion.GROUP + "/v2",
                 ConversionGateTest.probe("a"));
         String body = dev.tollgate.testing.Manifests.toJson(review);
         String path = "/" + AuthProfiles.PATH_TOKEN + "/probe-conversion";

@@ -299,16 +299,22 @@ public final class Deployer {
         if (registry != null || tag != null) {
             ObjectNode container = (ObjectNode) tree.path("spec").path("template").path("spec").path("containers")
                     .get(0);
-            ImageRef image = ImageRef.parse(container.path("image").asText());
-            if (registry != null) {
-                image = image.withRegistry(registry);
-            }
-            if (tag != null) {
-                image = image.withTag(tag);
-            }
-            container.put("image", image.toString());
+            container.put("image", deployedImage(manifest, registry, tag));
         }
         return JSON.convertValue(tree, Service.class);
+    }
+
+    /** The image a manifest is deployed with: its own, moved to {@code registry} and {@code tag} when given. */
+    public static String deployedImage(ServiceManifest manifest, String registry, String tag) {
+        ImageRef image = ImageRef.parse(manifest.tree().path("spec").path("template").path("spec").path("containers")
+                .path(0).path("image").asText());
+        if (registry != null) {
+            image = image.withRegistry(registry);
+        }
+        if (tag != null) {
+            image = image.withTag(tag);
+        }
+        return image.toString();
     }
 
     private Service apply(Service svc) {

@@ -144,7 +144,9 @@ public final class DeployerCli {
                         Duration.ofSeconds(timeoutSeconds), Duration.ofMillis(pollMillis), Duration.ofSeconds(10)));
                 Map<String, String> functionUrls = new java.util.TreeMap<>(urls);
                 String defaultUrl = functionUrls.remove(bundle);
-                TerraformInput.Content all = TerraformInput.write(output, functionUrls, defaultUrl);
+                Map<String, String> images = new java.util.TreeMap<>();
+                manifests.forEach(m -> images.put(m.name(), Deployer.deployedImage(m, registry, tag)));
+                TerraformInput.Content all = TerraformInput.write(output, functionUrls, defaultUrl, images);
                 out.println("wrote " + output + " (" + TerraformInput.VARIABLE + " for " + all.functionUrls().keySet()
                         + (all.defaultUrl() == null ? "" : ", " + TerraformInput.DEFAULT_URL + " "
                                 + all.defaultUrl()) + ")");

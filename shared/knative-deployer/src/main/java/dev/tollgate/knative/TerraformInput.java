@@ -13,14 +13,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The deployer's output for Terraform: a {@code *.tfvars.json} file setting {@value #VARIABLE}, a map from function
- * name to the HTTPS base URL of its Knative Service, and {@value #DEFAULT_URL} when the all-in-one bundle (which
- * serves every function's path) was deployed. The webhook-configurations module appends each webhook's path.
+ * name to the HTTPS base URL of its Knative Service, {@value #DEFAULT_URL} when the all-in-one bundle (which
+ * serves every function's path) was deployed, and {@value #IMAGES}, the image each Service was deployed with (so
+ * the Services Terraform applies keep it). The webhook-configurations module appends each webhook's path.
  * Entries of functions not deployed this time are kept, so deploying one function updates one entry.
  */
 public final class TerraformInput {
 
     public static final String VARIABLE = "function_urls";
     public static final String DEFAULT_URL = "default_url";
+    public static final String IMAGES = "images";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
@@ -28,14 +30,15 @@ public final class TerraformInput {
     private TerraformInput() {
     }
 
-    /** What a file holds: the function URLs and the default URL (null when unset). */
-    public record Content(Map<String, String> functionUrls, String defaultUrl) {
+    /** What a file holds: the function URLs, the default URL (null when unset) and the image per Service. */
+    public record Content(Map<String, String> functionUrls, String defaultUrl, Map<String, String> images) {
     }
 
     public static Content read(Path file) {
         Map<String, String> urls = new TreeMap<>();
+        Map<String, String> images = new TreeMap<>();
         if (!Files.exists(file)) {
-            return new Content(urls, null);
+            return new Content(urls, null, images);
         }
         try {
             JsonNode root = JSON.readTree(file.toFile());
@@ -46,26 +49,32 @@ public final class TerraformInput {
             }
             map.fields().forEachRemaining(e -> urls.put(e.getKey(), e.getValue().asText()));
             JsonNode def = root.get(DEFAULT_URL);
-            return new Content(urls, def == null || def.isNull() ? null : def.asText());
+            root.path(IMAGES).fields().forEachRemaining(e -> images.put(e.getKey(), e.getValue().asText()));
+            return new Content(urls, def == null || def.isNull() ? null : def.asText(), images);
         } catch (IOException e) {
             throw new DeployException("cannot read " + file + ": " + e.getMessage(), e);
         }
     }
 
     /**
-     * Merges {@code urls} (and {@code defaultUrl}, when not null) into the file, creating it and its folder when
-     * needed, and returns what the file now holds.
+     * Merges {@code urls} (and {@code defaultUrl}, when not null) and {@code images} (Service name to image) into the
+     * file, creating it and its folder when needed, and returns what the file now holds.
      */
-    public static Content write(Path file, Map<String, String> urls, String defaultUrl) {
+    public static Content write(Path file, Map<String, String> urls, String defaultUrl, Map<String, String> images) {
         Content old = read(file);
         Map<String, String> all = new TreeMap<>(old.functionUrls());
         all.putAll(urls);
+        Map<String, String> allImages = new TreeMap<>(old.images());
+        allImages.putAll(images);
         String def = defaultUrl != null ? defaultUrl : old.defaultUrl();
         ObjectNode root = JSON.createObjectNode();
         ObjectNode map = root.putObject(VARIABLE);
         all.forEach(map::put);
         if (def != null) {
             root.put(DEFAULT_URL, def);
+        }
+        if (!allImages.isEmpty()) {
+            allImages.forEach(root.putObject(IMAGES)::put);
         }
         try {
             Path parent = file.toAbsolutePath().getParent();
@@ -76,6 +85,6 @@ public final class TerraformInput {
         } catch (IOException e) {
             throw new DeployException("cannot write " + file + ": " + e.getMessage(), e);
         }
-        return new Content(all, def);
+        return new Content(all, def, allImages);
     }
 }

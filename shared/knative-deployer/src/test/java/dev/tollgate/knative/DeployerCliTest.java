@@ -85,9 +85,12 @@ class DeployerCliTest {
                   "function_urls" : {
                     "pod-security" : "https://pod-security.example.com",
                     "require-labels" : "https://require-labels.tollgate.fn.example.com"
+                  },
+                  "images" : {
+                    "require-labels" : "ghcr.io/tollgate/require-labels:1.0.0"
                   }
                 }
-                """, Files.readString(tfvars));
+                """, Files.readString(tfvars), "the URLs beside the kept entry, and the image deployed");
         assertTrue(out.toString().contains("require-labels: Ready at https://require-labels.tollgate.fn.example.com"));
 
         out.reset();
@@ -118,7 +121,11 @@ class DeployerCliTest {
                   "function_urls" : {
                     "always-pull-images" : "https://always-pull-images.tollgate.fn.example.com"
                   },
-                  "default_url" : "https://all-in-one.tollgate.fn.example.com"
+                  "default_url" : "https://all-in-one.tollgate.fn.example.com",
+                  "images" : {
+                    "all-in-one" : "ghcr.io/tollgate/all-in-one:0.1.0-SNAPSHOT",
+                    "always-pull-images" : "ghcr.io/tollgate/always-pull-images:0.1.0-SNAPSHOT"
+                  }
                 }
                 """, Files.readString(tfvars));
     }

@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
 import dev.tollgate.admission.JsonPatches;
 import dev.tollgate.admission.Operation;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionTester;
 import dev.tollgate.testing.ReviewBuilder;
 import dev.tollgate.testing.ReviewResult;
@@ -34,7 +34,7 @@ class MutationProperties {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    record Case(String function, AdmissionVersion version, Operation operation, String subResource, String resource,
+    record Case(String function, ReviewVersion version, Operation operation, String subResource, String resource,
             ObjectNode object, ObjectNode oldObject) {
         ReviewBuilder builder() {
             ReviewBuilder b = switch (operation) {
@@ -72,7 +72,7 @@ class MutationProperties {
         Arbitrary<Operation> ops = Arbitraries.of(Operation.CREATE, Operation.UPDATE);
         Arbitrary<String> subs = Arbitraries.of("", "", "", "ephemeralcontainers", "status");
         Arbitrary<String> resources = Arbitraries.of("pods", "pods", "pods", "deployments");
-        return Combinators.combine(functions, Arbitraries.of(AdmissionVersion.values()), ops, subs, resources,
+        return Combinators.combine(functions, Arbitraries.of(ReviewVersion.values()), ops, subs, resources,
                 pods(), pods()).as(Case::new);
     }
 

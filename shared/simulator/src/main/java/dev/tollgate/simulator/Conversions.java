@@ -12,12 +12,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.HandlerResult;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.conversion.ConversionChecks;
 import dev.tollgate.admission.conversion.ConversionCodec;
 import dev.tollgate.admission.conversion.ConversionHandler;
 import dev.tollgate.admission.conversion.ConversionPolicy;
-import dev.tollgate.admission.conversion.ConversionResult;
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.conversion.ConversionReview;
 
 /**
  * What the API server does when a custom resource is read in another version than it is stored in, on local
@@ -50,7 +52,7 @@ public final class Conversions {
         ConversionHandler handler = new ConversionHandler(new ConversionCodec());
         return new Target() {
             public WebhookClient.Answer send(byte[] review) {
-                ConversionResult r = handler.handle(review, name, policy);
+                HandlerResult<ConversionReview> r = handler.handle(review, name, policy);
                 return new WebhookClient.Answer(r.status(), r.body());
             }
 
@@ -104,7 +106,7 @@ public final class Conversions {
      *
      * @throws InputException when a manifest is not in the desired version's group
      */
-    public static Run convert(List<InputManifest> inputs, String desiredApiVersion, ConversionVersion reviewVersion,
+    public static Run convert(List<InputManifest> inputs, String desiredApiVersion, ReviewVersion reviewVersion,
             Target target) {
         if (!ConversionCodec.isGroupVersion(desiredApiVersion)) {
             throw new InputException("--to must be <group>/<version> of a custom resource, got '" + desiredApiVersion
@@ -138,10 +140,10 @@ public final class Conversions {
         return new Run(List.copyOf(outcomes.values()), exchanges);
     }
 
-    private static void exchange(String kind, List<InputManifest> batch, String desired, ConversionVersion version,
+    private static void exchange(String kind, List<InputManifest> batch, String desired, ReviewVersion version,
             Target target, Map<InputManifest, Outcome> outcomes, List<Exchange> exchanges) {
         ObjectNode review = JSON.createObjectNode();
-        review.put("apiVersion", version.apiVersion()).put("kind", ConversionCodec.KIND);
+        review.put("apiVersion", ReviewKind.CONVERSION.apiVersion(version)).put("kind", ReviewKind.CONVERSION.kind());
         ObjectNode request = review.putObject("request");
         request.put("uid", UUID.randomUUID().toString()).put("desiredAPIVersion", desired);
         ArrayNode objects = request.putArray("objects");

@@ -23,12 +23,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionRequest;
-import dev.tollgate.admission.AdmissionVersion;
 import dev.tollgate.admission.GroupVersionKind;
 import dev.tollgate.admission.GroupVersionResource;
 import dev.tollgate.admission.JsonPatches;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.WarningRecorder;
 import dev.tollgate.admission.match.Rule;
 import dev.tollgate.simulator.CallRecord.Result;
@@ -403,7 +404,7 @@ public final class Simulator implements AutoCloseable {
         if (!hook.matchConditions().isEmpty()) {
             AdmissionRequest request;
             try {
-                ObjectNode review = review(AdmissionVersion.V1, attrs, invocation, convert(object, invocation,
+                ObjectNode review = review(ReviewVersion.V1, attrs, invocation, convert(object, invocation,
                         attrs.kind));
                 request = codec.decode(review).request();
             } catch (ReviewDecodeException e) {
@@ -463,7 +464,7 @@ public final class Simulator implements AutoCloseable {
      */
     private Answer call(Webhook hook, Attributes attrs, Invocation invocation, ObjectNode object, int round,
             Trace trace) throws Rejection {
-        Optional<AdmissionVersion> version = hook.reviewVersion();
+        Optional<ReviewVersion> version = hook.reviewVersion();
         if (version.isEmpty()) {
             failed(hook, round, trace, "webhook does not accept any AdmissionReview version Tollgate sends (v1, "
                     + "v1beta1)", 0);
@@ -584,9 +585,9 @@ public final class Simulator implements AutoCloseable {
         return object;
     }
 
-    private static ObjectNode review(AdmissionVersion version, Attributes a, Invocation inv, ObjectNode object) {
+    private static ObjectNode review(ReviewVersion version, Attributes a, Invocation inv, ObjectNode object) {
         ObjectNode review = F.objectNode();
-        review.put("apiVersion", version.apiVersion());
+        review.put("apiVersion", ReviewKind.ADMISSION.apiVersion(version));
         review.put("kind", "AdmissionReview");
         ObjectNode req = review.putObject("request");
         req.put("uid", a.uid);

@@ -7,7 +7,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.match.LabelSelector;
 import dev.tollgate.admission.match.Rule;
 
@@ -75,9 +75,9 @@ public record Webhook(String configuration, boolean mutating, int index, ObjectN
     }
 
     /** The first review version in admissionReviewVersions that Tollgate speaks, as the API server picks it. */
-    public Optional<AdmissionVersion> reviewVersion() {
+    public Optional<ReviewVersion> reviewVersion() {
         for (JsonNode v : entry.path("admissionReviewVersions")) {
-            Optional<AdmissionVersion> known = AdmissionVersion.fromShortName(v.asText());
+            Optional<ReviewVersion> known = ReviewVersion.fromShortName(v.asText());
             if (known.isPresent()) {
                 return known;
             }

@@ -19,10 +19,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 
+import dev.tollgate.admission.HandlerResult;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.conversion.ConversionCodec;
 import dev.tollgate.admission.conversion.ConversionHandler;
-import dev.tollgate.admission.conversion.ConversionResult;
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.conversion.ConversionReview;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.functions.crdconversion.DatabaseConversion;
 import dev.tollgate.simulator.cli.ConvertCommand;
@@ -144,7 +145,7 @@ class ConvertCommandTest {
     void convertsOverHttpWithTheSimulatorsClient() throws IOException {
         ConversionHandler handler = new ConversionHandler(new ConversionCodec());
         HttpServer server = serve(body -> {
-            ConversionResult r = handler.handle(body, "crd-conversion", new DatabaseConversion());
+            HandlerResult<ConversionReview> r = handler.handle(body, "crd-conversion", new DatabaseConversion());
             return r.body();
         });
         try {
@@ -189,19 +190,19 @@ class ConvertCommandTest {
                 new Case("Failure without message", a -> with(a, r -> r.with("response").with("result")
                         .put("status", "Failure")), "Failure without a message"));
         for (Case c : cases) {
-            Conversions.Run run = Conversions.convert(inputs, "data.tollgate.dev/v1", ConversionVersion.V1,
+            Conversions.Run run = Conversions.convert(inputs, "data.tollgate.dev/v1", ReviewVersion.V1,
                     corrupted(c.corrupt()));
             assertTrue(run.outcomes().stream().allMatch(o -> o.status().equals(Conversions.Outcome.FAILED)), c.name());
             String message = run.outcomes().get(0).message();
             assertTrue(message.startsWith("conversion webhook for data.tollgate.dev/v1alpha1, Kind=Database returned "
                     + "an answer the API server refuses") && message.contains(c.expected()), c.name() + ": " + message);
         }
-        Conversions.Run failed = Conversions.convert(inputs, "data.tollgate.dev/v1", ConversionVersion.V1,
+        Conversions.Run failed = Conversions.convert(inputs, "data.tollgate.dev/v1", ReviewVersion.V1,
                 corrupted(a -> with(a, r -> r.with("response").with("result").put("status", "Failure")
                         .put("message", "no such engine"))));
         assertEquals("conversion webhook for data.tollgate.dev/v1alpha1, Kind=Database failed: no such engine",
                 failed.outcomes().get(1).message());
-        Conversions.Run http500 = Conversions.convert(inputs, "data.tollgate.dev/v1", ConversionVersion.V1,
+        Conversions.Run http500 = Conversions.convert(inputs, "data.tollgate.dev/v1", ReviewVersion.V1,
                 new Conversions.Target() {
                     public WebhookClient.Answer send(byte[] review) {
                         return new WebhookClient.Answer(500, "{\"message\":\"boom\"}".getBytes(StandardCharsets.UTF_8));

@@ -493,12 +493,10 @@ class EndToEndTest {
                 }
                 """.formatted(module, catalogFile, String.join(", ", functions.stream().map(f -> "\"" + f + "\"")
                 .toList()), bundlePort, certs.certFile.toAbsolutePath()));
-        // A CLI configuration of our own (no providers are needed: the module is pure).
-        Path cliConfig = Files.writeString(work.resolve("terraformrc"), "# tollgate simulator test: no providers\n");
-        terraform(work, cliConfig, "init", "-input=false", "-no-color");
-        terraform(work, cliConfig, "apply", "-auto-approve", "-input=false", "-no-color");
+        TerraformCli.run(work, java.util.Map.of(), "init", "-input=false", "-no-color");
+        TerraformCli.run(work, java.util.Map.of(), "apply", "-auto-approve", "-input=false", "-no-color");
         Path rendered = work.resolve("webhook-configurations.yaml");
-        Files.writeString(rendered, terraform(work, cliConfig, "output", "-raw", "manifests_yaml"));
+        Files.writeString(rendered, TerraformCli.run(work, java.util.Map.of(), "output", "-raw", "manifests_yaml"));
 
         Run run = review(List.of("--config", rendered.toString()), "-o", "json");
         assertEquals(1, run.exit(), run.stdout());
@@ -516,34 +514,5 @@ class EndToEndTest {
         }
         JsonNode again = webhook(run.manifest("injected"), "always-pull-images.tollgate.dev", 1);
         assertEquals("patched", again.path("result").asText());
-    }
-
-    private static String terraform(Path work, Path cliConfig, String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add("terraform");
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile());
-        pb.environment().put("TF_CLI_CONFIG_FILE", cliConfig.toString());
-        pb.environment().put("TF_IN_AUTOMATION", "1");
-        pb.environment().put("CHECKPOINT_DISABLE", "1");
-        Path out = work.resolve("terraform-" + args[0] + ".out");
-        Path err = work.resolve("terraform-" + args[0] + ".err");
-        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
-        Process p;
-        try {
-            p = pb.start();
-        } catch (IOException e) {
-            throw new AssertionError("terraform is not on PATH (" + e.getMessage() + "): this test renders the "
-                    + "configurations with terraform/modules/webhook-configurations; install Terraform 1.11", e);
-        }
-        if (!p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("terraform " + String.join(" ", args) + " did not finish in 180 s");
-        }
-        if (p.exitValue() != 0) {
-            fail("terraform " + String.join(" ", args) + " failed (" + p.exitValue() + "):\n" + Files.readString(out)
-                    + Files.readString(err));
-        }
-        return Files.readString(out);
     }
 }

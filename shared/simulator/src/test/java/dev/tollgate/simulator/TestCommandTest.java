@@ -23,6 +23,7 @@ import com.sun.net.httpserver.HttpServer;
 
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionHandler;
+import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.Namespaces;
@@ -328,7 +329,8 @@ class TestCommandTest {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
             paths.add(exchange.getRequestURI().getPath());
-            HandlerResult r = handler.handle(exchange.getRequestBody().readAllBytes(), "cel-policy", policy);
+            HandlerResult<AdmissionReview> r = handler.handle(exchange.getRequestBody().readAllBytes(), "cel-policy",
+                    policy);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(r.status(), r.body().length);
             exchange.getResponseBody().write(r.body());

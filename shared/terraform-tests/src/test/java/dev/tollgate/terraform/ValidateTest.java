@@ -126,7 +126,7 @@ class ValidateTest {
                     String text = Files.readString(f)
                             .replace("\"../../modules/", "\"" + tree + "/modules/")
                             .replace("${path.module}/../../catalog/", Terraform.workTree().resolve("catalog") + "/")
-                            .replace("${path.module}/../../knative", ProjectRoot.get().resolve("knative").toString())
+                            .replace("${path.module}/../../../knative", ProjectRoot.get().resolve("knative").toString())
                             .replace("${path.module}/../../..", Terraform.workTree().getParent().toString());
                     Files.writeString(copy.resolve(f.getFileName()), text);
                 }

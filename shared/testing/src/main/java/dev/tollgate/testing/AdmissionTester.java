@@ -7,10 +7,10 @@ import dev.tollgate.admission.AdmissionHandler;
 import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.AdmissionReview;
-import dev.tollgate.admission.AdmissionVersion;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.admission.MutatingPolicy;
 import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.ReviewVersion;
 
 /**
  * Runs a policy in-process through the same decode, evaluate, patch and encode path the function uses, with no
@@ -26,7 +26,7 @@ public final class AdmissionTester {
 
     private final AdmissionPolicy policy;
     private final AdmissionHandler handler = new AdmissionHandler(new AdmissionCodec());
-    private AdmissionVersion version = AdmissionVersion.V1;
+    private ReviewVersion version = ReviewVersion.V1;
     private String cluster = AdmissionRequest.DEFAULT_CLUSTER;
 
     private AdmissionTester(AdmissionPolicy policy) {
@@ -38,7 +38,7 @@ public final class AdmissionTester {
     }
 
     /** Sends later reviews in this version (v1 by default). */
-    public AdmissionTester version(AdmissionVersion version) {
+    public AdmissionTester version(ReviewVersion version) {
         this.version = version;
         return this;
     }
@@ -66,13 +66,13 @@ public final class AdmissionTester {
 
     /** Sends a review built by the caller; its version is the builder's, unless this tester's was changed. */
     public ReviewResult review(ReviewBuilder builder) {
-        if (version != AdmissionVersion.V1) {
+        if (version != ReviewVersion.V1) {
             builder.version(version);
         }
         var json = builder.build();
         byte[] body = Manifests.toJson(json).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         String function = policy.getClass().getSimpleName();
-        HandlerResult result;
+        HandlerResult<AdmissionReview> result;
         try {
             AdmissionReview review = handler.codec().decode(body);
             result = handler.handle(new AdmissionReview(review.version(), review.request().withCluster(cluster)),

@@ -12,12 +12,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.HandlerResult;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.conversion.ConversionChecks;
 import dev.tollgate.admission.conversion.ConversionCodec;
 import dev.tollgate.admission.conversion.ConversionHandler;
 import dev.tollgate.admission.conversion.ConversionPolicy;
-import dev.tollgate.admission.conversion.ConversionResult;
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.conversion.ConversionReview;
 
 /**
  * Runs a conversion policy in-process through the same decode, convert, check and encode path the function uses,
@@ -36,7 +38,7 @@ public final class ConversionTester {
 
     private final ConversionPolicy policy;
     private final ConversionHandler handler = new ConversionHandler(new ConversionCodec());
-    private ConversionVersion version = ConversionVersion.V1;
+    private ReviewVersion version = ReviewVersion.V1;
 
     private ConversionTester(ConversionPolicy policy) {
         this.policy = policy;
@@ -47,16 +49,16 @@ public final class ConversionTester {
     }
 
     /** Sends later reviews in this version (v1 by default). */
-    public ConversionTester version(ConversionVersion version) {
+    public ConversionTester version(ReviewVersion version) {
         this.version = version;
         return this;
     }
 
     /** A ConversionReview request as the API server sends it, with a fresh uid. */
-    public static ObjectNode request(ConversionVersion version, String desiredApiVersion, JsonNode... objects) {
+    public static ObjectNode request(ReviewVersion version, String desiredApiVersion, JsonNode... objects) {
         ObjectNode review = Manifests.JSON.createObjectNode();
-        review.put("apiVersion", version.apiVersion());
-        review.put("kind", ConversionCodec.KIND);
+        review.put("apiVersion", ReviewKind.CONVERSION.apiVersion(version));
+        review.put("kind", ReviewKind.CONVERSION.kind());
         ObjectNode request = review.putObject("request");
         request.put("uid", UUID.randomUUID().toString());
         request.put("desiredAPIVersion", desiredApiVersion);
@@ -70,8 +72,8 @@ public final class ConversionTester {
     /** Asks for {@code objects} in {@code desiredApiVersion}, in one review. */
     public Conversion convert(String desiredApiVersion, JsonNode... objects) {
         ObjectNode sent = request(version, desiredApiVersion, objects);
-        ConversionResult result = handler.handle(Manifests.toJson(sent).getBytes(StandardCharsets.UTF_8),
-                policy.getClass().getSimpleName(), policy);
+        byte[] body = Manifests.toJson(sent).getBytes(StandardCharsets.UTF_8);
+        HandlerResult<ConversionReview> result = handler.handle(body, policy.getClass().getSimpleName(), policy);
         return Conversion.checked(sent, result.status(), result.body());
     }
 

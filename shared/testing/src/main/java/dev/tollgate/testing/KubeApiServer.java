@@ -122,10 +122,26 @@ public final class KubeApiServer implements AutoCloseable {
 
     /** Runs the kit's kubectl against this instance; its stdout, or an exception with its stderr. */
     public String kubectl(String... args) {
+        return run(kubectlCommand(args), 60);
+    }
+
+    /** How one kubectl run exited and what it printed (kubectl prints an API server's warnings on stderr). */
+    public record Run(int exit, String stdout, String stderr) {
+    }
+
+    /**
+     * Runs the kit's kubectl against this instance and returns how it exited, whatever the status: for a test about
+     * what the API server refused or warned about.
+     */
+    public Run kubectlRun(String... args) {
+        return exec(kubectlCommand(args), 60);
+    }
+
+    private List<String> kubectlCommand(String... args) {
         List<String> command = new ArrayList<>(List.of(dir.resolve("bin/kubectl").toString(), "--kubeconfig",
                 kubeconfig.toString()));
         command.addAll(List.of(args));
-        return run(command, 60);
+        return command;
     }
 
     /** {@code kubectl apply -f} of these YAML manifests (flow style too: a leading {@code ---} keeps kubectl from taking {@code {...}} for JSON). */
@@ -192,6 +208,15 @@ public final class KubeApiServer implements AutoCloseable {
     }
 
     private static String run(List<String> command, int seconds) {
+        Run run = exec(command, seconds);
+        if (run.exit() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + ": exit " + run.exit() + ": "
+                    + run.stderr().strip());
+        }
+        return run.stdout();
+    }
+
+    private static Run exec(List<String> command, int seconds) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
             p.getOutputStream().close();
@@ -201,11 +226,8 @@ public final class KubeApiServer implements AutoCloseable {
                 p.destroyForcibly();
                 throw new IllegalStateException(String.join(" ", command) + ": no exit within " + seconds + " s");
             }
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + ": exit " + p.exitValue() + ": "
-                        + new String(err, StandardCharsets.UTF_8).strip());
-            }
-            return new String(out, StandardCharsets.UTF_8);
+            return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8),
+                    new String(err, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.MalformedRequests.Case;
 
 /**
@@ -28,7 +28,7 @@ public final class MalformedConversionRequests {
      * @param maxBodyBytes the function's body limit, to build one body just over it
      */
     public static List<Case> cases(JsonNode object, String desired, long maxBodyBytes) {
-        ObjectNode validReview = ConversionTester.request(ConversionVersion.V1, desired, object);
+        ObjectNode validReview = ConversionTester.request(ReviewVersion.V1, desired, object);
         String valid = Manifests.toJson(validReview);
         List<Case> c = new ArrayList<>();
         c.add(bad("empty body", ""));

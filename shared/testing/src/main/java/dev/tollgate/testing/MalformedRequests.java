@@ -55,7 +55,7 @@ public final class MalformedRequests {
             } catch (java.io.IOException e) {
                 throw new AssertionError(description + ": error body is not JSON: " + r.asString());
             }
-            // A Kubernetes Status, so the API server relays the message (see AdmissionCodec#errorBody).
+            // A Kubernetes Status, so the API server relays the message (see ReviewJson#errorBody).
             assertEquals("Status", error.path("kind").asText(), description + ": a Status body");
             assertEquals("Failure", error.path("status").asText(), description + ": status Failure");
             assertEquals(expectedStatus, error.path("code").asInt(), description + ": code in the body");

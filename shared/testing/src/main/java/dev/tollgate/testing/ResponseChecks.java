@@ -7,7 +7,8 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 
 /**
  * The checks the API server makes on a webhook's response (k8s.io/apiserver webhook admission). A response that
@@ -35,8 +36,8 @@ public final class ResponseChecks {
         if (resp == null || !resp.isObject()) {
             return List.of("webhook response was absent");
         }
-        if (AdmissionVersion.V1.apiVersion().equals(sentVersion)) {
-            if (!AdmissionVersion.V1.apiVersion().equals(response.path("apiVersion").asText())) {
+        if (ReviewKind.ADMISSION.apiVersion(ReviewVersion.V1).equals(sentVersion)) {
+            if (!ReviewKind.ADMISSION.apiVersion(ReviewVersion.V1).equals(response.path("apiVersion").asText())) {
                 problems.add("expected apiVersion admission.k8s.io/v1, got '" + response.path("apiVersion").asText()
                         + "'");
             }

@@ -9,8 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
 import dev.tollgate.admission.Operation;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 
 /**
  * Builds AdmissionReview request bodies the way the API server sends them, in v1 or v1beta1. Kind and resource are
@@ -23,7 +24,7 @@ public final class ReviewBuilder {
             "PodSecurityPolicy", "podsecuritypolicies", "StorageClass", "storageclasses",
             "PriorityClass", "priorityclasses", "RuntimeClass", "runtimeclasses");
 
-    private AdmissionVersion version = AdmissionVersion.V1;
+    private ReviewVersion version = ReviewVersion.V1;
     private String uid = UUID.randomUUID().toString();
     private Operation operation = Operation.CREATE;
     private JsonNode object;
@@ -69,7 +70,7 @@ public final class ReviewBuilder {
     public static ReviewBuilder fromReview(JsonNode review) {
         JsonNode req = review.path("request");
         ReviewBuilder b = new ReviewBuilder();
-        b.version = AdmissionVersion.fromApiVersion(review.path("apiVersion").asText())
+        b.version = ReviewKind.ADMISSION.version(review.path("apiVersion").asText())
                 .orElseThrow(() -> new IllegalArgumentException("not an AdmissionReview request: " + review));
         b.uid = req.path("uid").asText();
         b.operation = Operation.valueOf(req.path("operation").asText());
@@ -95,13 +96,13 @@ public final class ReviewBuilder {
         return fromReview(Manifests.read(file));
     }
 
-    public ReviewBuilder version(AdmissionVersion version) {
+    public ReviewBuilder version(ReviewVersion version) {
         this.version = version;
         return this;
     }
 
     public ReviewBuilder v1beta1() {
-        return version(AdmissionVersion.V1BETA1);
+        return version(ReviewVersion.V1BETA1);
     }
 
     public ReviewBuilder uid(String uid) {
@@ -157,7 +158,7 @@ public final class ReviewBuilder {
         return this;
     }
 
-    public AdmissionVersion version() {
+    public ReviewVersion version() {
         return version;
     }
 
@@ -173,7 +174,7 @@ public final class ReviewBuilder {
     public ObjectNode build() {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode review = f.objectNode();
-        review.put("apiVersion", version.apiVersion());
+        review.put("apiVersion", ReviewKind.ADMISSION.apiVersion(version));
         review.put("kind", "AdmissionReview");
         ObjectNode req = review.putObject("request");
         req.put("uid", uid);

@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionLimits;
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.MalformedConversionRequests;
 import dev.tollgate.testing.MalformedRequests;
@@ -39,21 +40,22 @@ class ${className}HttpTest {
     private static final String PATH = "/${artifactId}";
     private static final String NEWEST = "${crdGroup}/" + ${className}.NEWEST;
 
-    private static ConversionTester.Conversion convert(ConversionVersion version, String desired, ObjectNode object) {
+    private static ConversionTester.Conversion convert(ReviewVersion version, String desired, ObjectNode object) {
         ObjectNode sent = ConversionTester.request(version, desired, object);
         Response r = given().contentType("application/json").body(Manifests.toJson(sent)).post(PATH);
         return ConversionTester.Conversion.checked(sent, r.statusCode(), r.asByteArray());
     }
 
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void convertsToTheNewestVersionAndBack(ConversionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void convertsToTheNewestVersionAndBack(ReviewVersion version) {
         String oldest = ${className}.VERSIONS.get(0);
         ObjectNode newest = convert(version, NEWEST, ${className}Test.object(oldest)).assertConverted()
                 .assertObject(0, ${className}Test.object(${className}.NEWEST)).object(0).deepCopy();
         var back = convert(version, "${crdGroup}/" + oldest, newest).assertConverted();
         back.assertObject(0, ${className}Test.object(oldest));
-        assertEquals(version.apiVersion(), back.review().path("apiVersion").asText(), "answered in its version");
+        assertEquals(ReviewKind.CONVERSION.apiVersion(version), back.review().path("apiVersion").asText(),
+                "answered in its version");
     }
 
     static List<MalformedRequests.Case> malformed() {
@@ -71,7 +73,7 @@ class ${className}HttpTest {
     @Test
     @Order(2)
     void stillServingAfterBadRequests() {
-        convert(ConversionVersion.V1, NEWEST, ${className}Test.object(${className}.VERSIONS.get(0))).assertConverted();
+        convert(ReviewVersion.V1, NEWEST, ${className}Test.object(${className}.VERSIONS.get(0))).assertConverted();
     }
 
     @Test
@@ -105,7 +107,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionLimits;
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.MalformedRequests;
 import dev.tollgate.testing.ManagementEndpoints;
@@ -125,8 +127,8 @@ class ${className}HttpTest {
     private static final AdmissionHttp FUNCTION = AdmissionHttp.mutating("/${artifactId}");
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void patchesWithTheConfiguredDefaultsAndIsIdempotent(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void patchesWithTheConfiguredDefaultsAndIsIdempotent(ReviewVersion version) {
         ObjectNode pod = Pods.minimal("web");
         ObjectNode expected = Pods.withLabels(pod.deepCopy(), "team", "unassigned");
         FUNCTION.review(ReviewBuilder.create(pod).version(version))
@@ -147,15 +149,15 @@ class ${className}HttpTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesTheConfiguredTag(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesTheConfiguredTag(ReviewVersion version) {
         FUNCTION.review(ReviewBuilder.create(podWithImage("nginx:latest")).version(version))
                 .assertDenied().withCode(403).withMessageContaining("unpinned image app (nginx:latest)");
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void allowsAPinnedImage(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void allowsAPinnedImage(ReviewVersion version) {
         FUNCTION.review(ReviewBuilder.create(podWithImage("nginx:1.27")).version(version))
                 .assertAllowed().assertNoWarnings();
     }

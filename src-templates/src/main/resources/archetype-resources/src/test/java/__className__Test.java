@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.registration.RegistrationValidator;
 import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
@@ -43,8 +43,8 @@ class ${className}Test {
     }
 
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void convertsUpAndDownInTheReviewVersionReceived(ConversionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void convertsUpAndDownInTheReviewVersionReceived(ReviewVersion version) {
         tester.version(version).convert("${crdGroup}/" + NEWEST, object(OLDEST)).assertConverted()
                 .assertObject(0, object(NEWEST));
         tester.version(version).convert("${crdGroup}/" + OLDEST, object(NEWEST)).assertConverted()
@@ -112,7 +112,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.registration.RegistrationValidator;
 import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
@@ -134,8 +134,8 @@ class ${className}Test {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void addsMissingLabelsAndASecondPassChangesNothing(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void addsMissingLabelsAndASecondPassChangesNothing(ReviewVersion version) {
         ObjectNode pod = Pods.minimal("web");
         tester.version(version).create(pod)
                 .assertAllowed().assertPatched()
@@ -144,8 +144,8 @@ class ${className}Test {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void keepsLabelsTheObjectAlreadyHas(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void keepsLabelsTheObjectAlreadyHas(ReviewVersion version) {
         ObjectNode pod = Pods.withLabels(Pods.minimal("web"), "team", "payments");
         ObjectNode expected = Pods.withLabels(pod.deepCopy(), "example.com/owner", "platform");
         tester.version(version).create(pod).assertAllowed().assertPatchedTo(expected).assertIdempotent();
@@ -192,15 +192,15 @@ class ${className}Test {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesAnImageWithoutATag(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesAnImageWithoutATag(ReviewVersion version) {
         tester.version(version).create(podWithImage("nginx"))
                 .assertDenied().withCode(403).withMessageContaining("unpinned image app (nginx)");
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void allowsPinnedTagsAndDigests(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void allowsPinnedTagsAndDigests(ReviewVersion version) {
         tester.version(version).create(podWithImage("nginx:1.27")).assertAllowed().assertNoWarnings().assertNoPatch();
         tester.version(version).create(podWithImage("nginx@sha256:" + "a".repeat(64))).assertAllowed();
         tester.version(version).create(podWithImage("registry.example.com:5000/team/app:2.1.0")).assertAllowed();

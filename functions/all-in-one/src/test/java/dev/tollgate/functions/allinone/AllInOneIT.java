@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.PackagedFunctionTest;
@@ -36,8 +36,8 @@ class AllInOneIT extends PackagedFunctionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void everyBundledFunctionAnswersAtItsPath(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void everyBundledFunctionAnswersAtItsPath(ReviewVersion version) {
         var deployment = Manifests.parse("""
                 apiVersion: apps/v1
                 kind: Deployment

@@ -13,7 +13,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.runtime.PolicyDirectory;
 import dev.tollgate.runtime.RegistrationCheck;
@@ -64,7 +64,7 @@ class AllInOneTest {
         WebhookRegistration conversion = registrations.registrations().stream().filter(WebhookRegistration::conversion)
                 .findFirst().orElseThrow();
         assertEquals("databases.data.tollgate.dev", conversion.crd());
-        var sent = ConversionTester.request(ConversionVersion.V1BETA1, "data.tollgate.dev/v1", Manifests.parse("""
+        var sent = ConversionTester.request(ReviewVersion.V1BETA1, "data.tollgate.dev/v1", Manifests.parse("""
                 apiVersion: data.tollgate.dev/v1alpha1
                 kind: Database
                 metadata: {name: orders, namespace: shop}

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionLimits;
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.MalformedRequests;
 import dev.tollgate.testing.Pods;
@@ -28,8 +28,8 @@ class AlwaysPullImagesHttpTest {
     private static final AdmissionHttp FUNCTION = AdmissionHttp.mutating("/always-pull-images");
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void patchesPodOverHttpAndIsIdempotent(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void patchesPodOverHttpAndIsIdempotent(ReviewVersion version) {
         ObjectNode pod = Pods.withContainer(Pods.minimal("web"), "initContainers", "init", "busybox");
         ObjectNode expected = pod.deepCopy();
         expected.path("spec").path("containers").forEach(c -> ((ObjectNode) c).put("imagePullPolicy", "Always"));

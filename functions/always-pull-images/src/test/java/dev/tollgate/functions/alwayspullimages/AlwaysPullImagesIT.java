@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.PackagedFunctionTest;
 import dev.tollgate.testing.PathTokenResource;
@@ -30,8 +30,8 @@ class AlwaysPullImagesIT extends PackagedFunctionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void patchesEveryContainerAndIsIdempotent(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void patchesEveryContainerAndIsIdempotent(ReviewVersion version) {
         ObjectNode pod = Pods.withContainer(Pods.minimal("web"), "initContainers", "init", "busybox");
         ObjectNode expected = pod.deepCopy();
         expected.path("spec").path("containers").forEach(c -> ((ObjectNode) c).put("imagePullPolicy", "Always"));

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionTester;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.Pods;
@@ -49,8 +49,8 @@ class AlwaysPullImagesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void setsAlwaysOnEveryContainerKindAndThePatchReproducesTheEdit(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void setsAlwaysOnEveryContainerKindAndThePatchReproducesTheEdit(ReviewVersion version) {
         ObjectNode pod = podWithAllContainerKinds();
         tester.version(version).create(pod)
                 .assertAllowed().assertPatched()

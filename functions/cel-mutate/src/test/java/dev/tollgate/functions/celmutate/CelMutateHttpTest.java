@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.tollgate.admission.AdmissionLimits;
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.MalformedRequests;
 import dev.tollgate.testing.ManagementEndpoints;
@@ -31,8 +31,8 @@ class CelMutateHttpTest {
     private static final AdmissionHttp FUNCTION = AdmissionHttp.mutating("/cel-mutate");
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void injectsTheSidecarOnceInTheMeshNamespace(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void injectsTheSidecarOnceInTheMeshNamespace(ReviewVersion version) {
         var pod = Manifests.parse("""
                 apiVersion: v1
                 kind: Pod

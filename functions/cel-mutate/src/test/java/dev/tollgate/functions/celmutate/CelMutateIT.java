@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.PackagedFunctionTest;
@@ -42,8 +42,8 @@ class CelMutateIT extends PackagedFunctionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void injectsTheSidecarOnceInTheMeshNamespace(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void injectsTheSidecarOnceInTheMeshNamespace(ReviewVersion version) {
         var patched = FUNCTION.review(pod("shop").version(version))
                 .assertAllowed().assertPatched().assertIdempotent().patchedObject();
         assertEquals("mesh/proxy:v1.0.0", patched.path("spec").path("initContainers").path(0).path("image").asText());

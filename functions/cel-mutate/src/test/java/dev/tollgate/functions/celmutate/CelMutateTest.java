@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.PolicyConfig;
@@ -60,8 +60,8 @@ class CelMutateTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void jsonPatchAddsAndIsIdempotent(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void jsonPatchAddsAndIsIdempotent(ReviewVersion version) {
         String yaml = podPolicy("""
                 mutations:
                 - patchType: JSONPatch
@@ -78,8 +78,8 @@ class CelMutateTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void applyConfigurationMergesByKeyAndIsIdempotent(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void applyConfigurationMergesByKeyAndIsIdempotent(ReviewVersion version) {
         String yaml = podPolicy("""
                 mutations:
                 - patchType: ApplyConfiguration
@@ -279,8 +279,8 @@ class CelMutateTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void examplesInjectTheSidecarAndTheTeamLabel(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void examplesInjectTheSidecarAndTheTeamLabel(ReviewVersion version) {
         CelMutate m = new CelMutate(MutatingPolicies.load(ConfigFiles.read(List.of(Path.of("examples"))),
                 CelMutate.environment("none"), Namespaces.Unknown.ERROR));
         assertTrue(m.policies().compileErrors().isEmpty(), () -> m.policies().compileErrors().toString());

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.tollgate.admission.AdmissionLimits;
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.MalformedRequests;
 import dev.tollgate.testing.ManagementEndpoints;
@@ -30,8 +30,8 @@ class CelPolicyHttpTest {
     private static final AdmissionHttp FUNCTION = AdmissionHttp.validating("/cel-policy");
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesWithTheParamOfTheNamespacesEnvironment(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesWithTheParamOfTheNamespacesEnvironment(ReviewVersion version) {
         FUNCTION.review(ReviewBuilder.create(Policies.deployment("sandbox", 4, "registry.example.com/web:1"))
                 .version(version))
                 .assertDenied().withCode(422).withReason("Invalid")
@@ -43,8 +43,8 @@ class CelPolicyHttpTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void warnsWithoutDenying(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void warnsWithoutDenying(ReviewVersion version) {
         FUNCTION.review(ReviewBuilder.create(Policies.deployment("shop", 2, "registry.example.com/web"))
                 .version(version))
                 .assertAllowed().assertWarningContaining("Validation failed for ValidatingAdmissionPolicy "
@@ -52,8 +52,8 @@ class CelPolicyHttpTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesUntrustedImagesAndAuditsThem(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesUntrustedImagesAndAuditsThem(ReviewVersion version) {
         var pod = Manifests.parse("""
                 apiVersion: v1
                 kind: Pod

@@ -3,7 +3,7 @@ package dev.tollgate.functions.celpolicy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.PackagedFunctionTest;
@@ -35,8 +35,8 @@ class CelPolicyIT extends PackagedFunctionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void paramsVariablesAndMessagesAsInTheApiServer(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void paramsVariablesAndMessagesAsInTheApiServer(ReviewVersion version) {
         FUNCTION.review(ReviewBuilder.create(Policies.deployment("sandbox", 4, "registry.example.com/web:1"))
                 .version(version))
                 .assertDenied().withCode(422).withReason("Invalid")
@@ -52,8 +52,8 @@ class CelPolicyIT extends PackagedFunctionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesUntrustedImagesAndAuditsThem(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesUntrustedImagesAndAuditsThem(ReviewVersion version) {
         var pod = Manifests.parse("""
                 apiVersion: v1
                 kind: Pod

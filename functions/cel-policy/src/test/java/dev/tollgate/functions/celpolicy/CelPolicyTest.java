@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.PolicyConfig;
@@ -32,8 +32,8 @@ class CelPolicyTest {
             """, "[Deny]");
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesWithTheApiServersWording(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesWithTheApiServersWording(ReviewVersion version) {
         Policies.tester(REPLICAS + "---\n" + Policies.NAMESPACES).version(version)
                 .create(deployment("default", 7, "nginx"))
                 .assertDenied().withCode(422).withReason("Invalid")
@@ -42,8 +42,8 @@ class CelPolicyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void allowsWhenEveryValidationHolds(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void allowsWhenEveryValidationHolds(ReviewVersion version) {
         Policies.tester(REPLICAS).version(version)
                 .create(deployment("default", 3, "nginx"))
                 .assertAllowed().assertNoWarnings();

@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.Pods;
 import dev.tollgate.testing.ReviewBuilder;
@@ -106,7 +106,7 @@ class DocumentationTablesTest {
         if (exempt) {
             Pods.withLabels(d, "exempt", "true");
         }
-        for (AdmissionVersion v : AdmissionVersion.values()) {
+        for (ReviewVersion v : ReviewVersion.values()) {
             ReviewResult r = Policies.tester(IMAGE_ENVIRONMENT).version(v).create(d);
             expect(r, message);
         }
@@ -143,7 +143,7 @@ class DocumentationTablesTest {
         }
         String yaml = deploymentPolicy("deploy-replica-policy.example.com", "validations: ["
                 + JSON.writeValueAsString(validation) + "]", "[Deny]");
-        for (AdmissionVersion v : AdmissionVersion.values()) {
+        for (ReviewVersion v : ReviewVersion.values()) {
             ReviewResult r = Policies.tester(yaml).version(v).create(deployment("default", 7, "nginx"));
             r.assertDenied().withCode(422).withReason("Invalid");
             assertEquals("ValidatingAdmissionPolicy 'deploy-replica-policy.example.com' with binding "
@@ -197,7 +197,7 @@ class DocumentationTablesTest {
             String yaml = deploymentPolicy("errors.example.com", "failurePolicy: " + fp + "\n" + spec, "[Deny]")
                     + (bindingExtra.isEmpty() ? "" : "  " + bindingExtra + "\n")
                     + (spec.contains("paramKind") ? SOME_CONFIGMAP : "");
-            for (AdmissionVersion v : AdmissionVersion.values()) {
+            for (ReviewVersion v : ReviewVersion.values()) {
                 ReviewResult r = Policies.tester(yaml).version(v).create(deployment("default", 1, "nginx"));
                 if (fp.equals("Ignore") || failMessage == null) {
                     r.assertAllowed().assertNoWarnings();
@@ -234,7 +234,7 @@ class DocumentationTablesTest {
                   message: "at most 2 replicas"
                   reason: Forbidden
                 """, actions);
-        for (AdmissionVersion v : AdmissionVersion.values()) {
+        for (ReviewVersion v : ReviewVersion.values()) {
             ReviewResult r = Policies.tester(yaml).version(v).create(deployment("default", 4, "nginx"));
             assertEquals(!denied, r.allowed(), r::message);
             if (denied) {
@@ -312,7 +312,7 @@ class DocumentationTablesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("matchConditions")
     void matchConditions(String request, String asWritten, String fixed) {
-        for (AdmissionVersion v : AdmissionVersion.values()) {
+        for (ReviewVersion v : ReviewVersion.values()) {
             expect(Policies.tester(MATCH_CONDITIONS).version(v).review(matchConditionRequest(request)), asWritten);
             expect(Policies.tester(MATCH_CONDITIONS.replace("startWith", "startsWith")).version(v)
                     .review(matchConditionRequest(request)), fixed);
@@ -357,7 +357,7 @@ class DocumentationTablesTest {
     @ParameterizedTest(name = "replicas={0}")
     @MethodSource("auditAnnotations")
     void auditAnnotations(int replicas, String denial) {
-        for (AdmissionVersion v : AdmissionVersion.values()) {
+        for (ReviewVersion v : ReviewVersion.values()) {
             ReviewResult r = Policies.tester(AUDIT_ANNOTATION).version(v).create(deployment("default", replicas,
                     "nginx"));
             expect(r, denial);

@@ -23,7 +23,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionLimits;
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.MalformedConversionRequests;
 import dev.tollgate.testing.MalformedRequests;
@@ -43,7 +44,7 @@ class DatabaseConversionHttpTest {
     static final String GROUP = DatabaseConversion.GROUP + "/";
 
     /** Sends one ConversionReview to the function and checks the answer as the API server would. */
-    static ConversionTester.Conversion convert(ConversionVersion version, String desired, JsonNode... objects) {
+    static ConversionTester.Conversion convert(ReviewVersion version, String desired, JsonNode... objects) {
         ObjectNode sent = ConversionTester.request(version, desired, objects);
         return send(sent);
     }
@@ -55,7 +56,7 @@ class DatabaseConversionHttpTest {
 
     static Stream<Arguments> reviewVersionsAndTargets() {
         List<Arguments> out = new ArrayList<>();
-        for (ConversionVersion review : ConversionVersion.values()) {
+        for (ReviewVersion review : ReviewVersion.values()) {
             for (String target : DatabaseConversion.VERSIONS) {
                 out.add(Arguments.of(review, target));
             }
@@ -66,11 +67,12 @@ class DatabaseConversionHttpTest {
     /** The same database in each version converts to the target exactly as written in {@link Databases}. */
     @ParameterizedTest(name = "{0} review to {1}")
     @MethodSource("reviewVersionsAndTargets")
-    void theExampleDatabaseConvertsToEachVersion(ConversionVersion review, String target) {
+    void theExampleDatabaseConvertsToEachVersion(ReviewVersion review, String target) {
         List<ObjectNode> sources = new ArrayList<>(List.of(Databases.v1alpha1(), Databases.v1beta1(), Databases.v1()));
         sources.removeIf(o -> o.path("apiVersion").asText().equals(GROUP + target)); // never sent, as upstream
         var answer = convert(review, GROUP + target, sources.toArray(JsonNode[]::new)).assertConverted();
-        assertEquals(review.apiVersion(), answer.review().path("apiVersion").asText(), "answered in its version");
+        assertEquals(ReviewKind.CONVERSION.apiVersion(review), answer.review().path("apiVersion").asText(),
+                "answered in its version");
         ObjectNode expected = switch (target) {
             case "v1alpha1" -> Databases.v1alpha1();
             case "v1beta1" -> Databases.v1beta1();
@@ -84,8 +86,8 @@ class DatabaseConversionHttpTest {
 
     /** The shipped examples (what `tollgate convert` reads) give over HTTP what they give in-process. */
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void theShippedExamplesConvertAsInProcess(ConversionVersion review) throws IOException {
+    @EnumSource(ReviewVersion.class)
+    void theShippedExamplesConvertAsInProcess(ReviewVersion review) throws IOException {
         List<JsonNode> examples = new ArrayList<>();
         try (var files = Files.list(Path.of("examples"))) {
             for (Path f : files.sorted().toList()) {
@@ -104,8 +106,8 @@ class DatabaseConversionHttpTest {
 
     /** What an older version cannot hold survives a round trip through it, over HTTP. */
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void roundTripThroughV1alpha1KeepsEveryV1Field(ConversionVersion review) {
+    @EnumSource(ReviewVersion.class)
+    void roundTripThroughV1alpha1KeepsEveryV1Field(ReviewVersion review) {
         ObjectNode v1 = Databases.v1();
         ((ObjectNode) v1.get("spec")).put("tlsMode", "require");
         ((ObjectNode) v1.with("spec").get("engine")).put("name", "mysql:compat");
@@ -117,7 +119,7 @@ class DatabaseConversionHttpTest {
     void anObjectItCannotConvertFailsTheWholeReview() {
         ObjectNode foreign = Databases.v1alpha1();
         foreign.put("kind", "Cache");
-        convert(ConversionVersion.V1, GROUP + "v1", Databases.v1beta1(), foreign).assertFailed()
+        convert(ReviewVersion.V1, GROUP + "v1", Databases.v1beta1(), foreign).assertFailed()
                 .withMessageContaining("objects[1] (Cache shop/orders, data.tollgate.dev/v1alpha1): cannot convert "
                         + "to data.tollgate.dev/v1: kind Cache is not Database");
     }
@@ -151,7 +153,7 @@ class DatabaseConversionHttpTest {
     @Test
     @Order(2)
     void stillServingAfterBadRequests() {
-        convert(ConversionVersion.V1, GROUP + "v1", Databases.v1alpha1()).assertConverted()
+        convert(ReviewVersion.V1, GROUP + "v1", Databases.v1alpha1()).assertConverted()
                 .assertObject(0, ConversionTester.normalized(Databases.v1()));
     }
 }

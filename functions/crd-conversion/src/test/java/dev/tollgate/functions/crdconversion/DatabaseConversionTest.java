@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.ConversionTester;
 
 class DatabaseConversionTest {
@@ -33,8 +33,8 @@ class DatabaseConversionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void upgradesRenamingSplittingAndKeepingTlsOff(ConversionVersion review) {
+    @EnumSource(ReviewVersion.class)
+    void upgradesRenamingSplittingAndKeepingTlsOff(ReviewVersion review) {
         tester.version(review).convert(V1, Databases.v1alpha1()).assertConverted().assertObject(0, Databases.v1());
         tester.version(review).convert(V1, Databases.v1beta1()).assertConverted().assertObject(0, Databases.v1());
         tester.version(review).convert(V1BETA1, Databases.v1alpha1()).assertConverted()

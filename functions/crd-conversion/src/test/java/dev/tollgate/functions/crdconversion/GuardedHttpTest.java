@@ -15,7 +15,7 @@ import java.util.logging.Level;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.runtime.ReviewEdge;
 import dev.tollgate.testing.CapturedLog;
 import dev.tollgate.testing.ConversionTester;
@@ -47,7 +47,7 @@ class GuardedHttpTest {
     URL root;
 
     private static String review() {
-        return Manifests.toJson(ConversionTester.request(ConversionVersion.V1, "data.tollgate.dev/v1",
+        return Manifests.toJson(ConversionTester.request(ReviewVersion.V1, "data.tollgate.dev/v1",
                 Databases.v1alpha1()));
     }
 

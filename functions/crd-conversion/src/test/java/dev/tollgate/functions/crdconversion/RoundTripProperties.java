@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.conversion.ConversionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.ConversionTester;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -32,7 +32,7 @@ class RoundTripProperties {
 
     @Property(tries = 400)
     void roundTripsThroughEveryOtherVersionAreLossless(@ForAll("databases") ObjectNode object,
-            @ForAll("versions") String via, @ForAll("reviewVersions") ConversionVersion review) {
+            @ForAll("versions") String via, @ForAll("reviewVersions") ReviewVersion review) {
         ConversionTester.of(POLICY).version(review).assertLossless(object, "data.tollgate.dev/" + via);
     }
 
@@ -57,8 +57,8 @@ class RoundTripProperties {
     }
 
     @Provide
-    Arbitrary<ConversionVersion> reviewVersions() {
-        return Arbitraries.of(ConversionVersion.class);
+    Arbitrary<ReviewVersion> reviewVersions() {
+        return Arbitraries.of(ReviewVersion.class);
     }
 
     /**

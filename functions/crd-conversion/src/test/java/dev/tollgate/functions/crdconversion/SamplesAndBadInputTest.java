@@ -19,11 +19,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionLimits;
+import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.admission.conversion.ConversionCodec;
 import dev.tollgate.admission.conversion.ConversionException;
 import dev.tollgate.admission.conversion.ConversionHandler;
 import dev.tollgate.admission.conversion.ConversionPolicy;
-import dev.tollgate.admission.conversion.ConversionResult;
+import dev.tollgate.admission.conversion.ConversionReview;
 import dev.tollgate.testing.ConversionTester;
 import dev.tollgate.testing.MalformedConversionRequests;
 import dev.tollgate.testing.MalformedRequests;
@@ -43,7 +44,7 @@ class SamplesAndBadInputTest {
     void sampleConverts(Path sample) throws IOException {
         byte[] body = Files.readAllBytes(sample);
         JsonNode sent = Manifests.read(sample);
-        ConversionResult result = handler.handle(body, "crd-conversion", new DatabaseConversion());
+        HandlerResult<ConversionReview> result = handler.handle(body, "crd-conversion", new DatabaseConversion());
         var conversion = ConversionTester.Conversion.checked(sent, result.status(), result.body()).assertConverted();
         // to-v1.v1.json: the answer is a v1 ConversionReview with every object in data.tollgate.dev/v1
         String name = sample.getFileName().toString();
@@ -76,9 +77,9 @@ class SamplesAndBadInputTest {
                 return new DatabaseConversion().convert(object, desired);
             }
         };
-        ConversionResult result = handler.handle(bad.body(), "crd-conversion", counting);
+        HandlerResult<ConversionReview> result = handler.handle(bad.body(), "crd-conversion", counting);
         assertEquals(bad.expectedStatus(), result.status(), () -> bad.description() + ": " + result.error());
-        assertEquals(ConversionResult.Outcome.BAD_REQUEST, result.outcome());
+        assertEquals(HandlerResult.Outcome.BAD_REQUEST, result.outcome());
         assertEquals(0, calls.get());
         JsonNode error = new com.fasterxml.jackson.databind.ObjectMapper().readTree(result.body());
         assertEquals(bad.expectedStatus(), error.path("code").asInt());

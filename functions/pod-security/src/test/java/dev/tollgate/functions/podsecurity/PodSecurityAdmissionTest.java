@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.testing.AdmissionTester;
 import dev.tollgate.testing.Manifests;
@@ -68,8 +68,8 @@ class PodSecurityAdmissionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void enforceDeniesWithUpstreamsForbiddenMessage(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void enforceDeniesWithUpstreamsForbiddenMessage(ReviewVersion version) {
         at("enforce/baseline/v1.30").version(version).create(privilegedPod())
                 .assertDenied().withCode(403).withReason("Forbidden")
                 .withMessageContaining("pods \"web\" is forbidden: violates PodSecurity \"baseline:v1.30\": "

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.tollgate.admission.AdmissionLimits;
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.registration.RegistrationValidator;
 import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
@@ -69,8 +69,8 @@ class PodSecurityHttpTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void warnsOverHttpInEitherReviewVersion(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void warnsOverHttpInEitherReviewVersion(ReviewVersion version) {
         AdmissionHttp.validating("/pod-security/warn/baseline/v1.25")
                 .review(ReviewBuilder.create(Manifests.parse(HOST_NETWORK_POD)).version(version))
                 .assertAllowed().assertWarningContaining("would violate PodSecurity \"baseline:v1.25\": host namespaces");

@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.testing.AdmissionHttp;
@@ -49,8 +49,8 @@ class PodSecurityIT extends PackagedFunctionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void warnsAndEnforcesInEitherReviewVersion(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void warnsAndEnforcesInEitherReviewVersion(ReviewVersion version) {
         AdmissionHttp.validating(PathTokenResource.withToken("/pod-security/warn/baseline/v1.25"))
                 .review(ReviewBuilder.create(Manifests.parse(HOST_NETWORK_POD)).version(version))
                 .assertAllowed().assertWarningContaining("would violate PodSecurity \"baseline:v1.25\": host namespaces");

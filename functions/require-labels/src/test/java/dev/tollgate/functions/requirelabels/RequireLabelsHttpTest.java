@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.tollgate.admission.AdmissionLimits;
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.MalformedRequests;
 import dev.tollgate.testing.ManagementEndpoints;
@@ -42,15 +42,15 @@ class RequireLabelsHttpTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesMissingTeamLabel(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesMissingTeamLabel(ReviewVersion version) {
         FUNCTION.review(service().version(version))
                 .assertDenied().withCode(403).withMessageContaining("missing required label team");
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void allowsLabelledObjectAndWarnsAboutRecommendedLabel(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void allowsLabelledObjectAndWarnsAboutRecommendedLabel(ReviewVersion version) {
         FUNCTION.review(service("team", "shop").version(version))
                 .assertAllowed().assertWarningContaining("app.kubernetes.io/name");
     }

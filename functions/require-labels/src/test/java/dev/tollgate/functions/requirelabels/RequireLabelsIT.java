@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionHttp;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.PackagedFunctionTest;
@@ -38,8 +38,8 @@ class RequireLabelsIT extends PackagedFunctionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesMissingLabelAndWarnsAboutRecommendedOne(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesMissingLabelAndWarnsAboutRecommendedOne(ReviewVersion version) {
         FUNCTION.review(service().version(version))
                 .assertDenied().withCode(403).withMessageContaining("missing required label team");
         FUNCTION.review(service("team", "shop").version(version))

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.testing.AdmissionTester;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.Pods;
@@ -36,8 +36,8 @@ class RequireLabelsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void deniesEveryMissingRequiredKeyInOneMessage(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void deniesEveryMissingRequiredKeyInOneMessage(ReviewVersion version) {
         AdmissionTester.of(policy).version(version)
                 .create(deployment())
                 .assertDenied().withCode(403).withReason("Forbidden")
@@ -45,8 +45,8 @@ class RequireLabelsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AdmissionVersion.class)
-    void allowsWhenEveryRequiredKeyIsPresent(AdmissionVersion version) {
+    @EnumSource(ReviewVersion.class)
+    void allowsWhenEveryRequiredKeyIsPresent(ReviewVersion version) {
         AdmissionTester.of(policy).version(version)
                 .create(deployment("team", "payments", "app.kubernetes.io/name", "web", "cost-center", "42"))
                 .assertAllowed().assertNoWarnings().assertNoPatch();

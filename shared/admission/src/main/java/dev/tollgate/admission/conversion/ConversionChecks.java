@@ -11,6 +11,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.tollgate.admission.ReviewKind;
 import dev.tollgate.admission.match.LabelSyntax;
 
 /**
@@ -63,7 +64,7 @@ public final class ConversionChecks {
             return new Result(false, "", List.of(), List.of("response body is not a JSON object"));
         }
         if (!sentVersion.equals(response.path("apiVersion").asText())
-                || !ConversionCodec.KIND.equals(response.path("kind").asText())) {
+                || !ReviewKind.CONVERSION.kind().equals(response.path("kind").asText())) {
             // The API server checks this for v1; for v1beta1 it is lenient, Tollgate still answers in kind.
             problems.add("expected webhook response of " + sentVersion + ", Kind=ConversionReview, got "
                     + response.path("apiVersion").asText() + ", Kind=" + response.path("kind").asText());

@@ -9,87 +9,40 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionLimits;
+import dev.tollgate.admission.ReviewCodec;
 import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.ReviewJson;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 
 /**
  * Reads ConversionReview requests (apiextensions.k8s.io/v1 and v1beta1) and writes responses in the version received,
- * echoing the uid. Bad input is reported exactly as for admission: the same limits, the same JSON parser and the same
- * error body, because both go through {@link AdmissionCodec}.
+ * echoing the uid. The body, its limits and the envelope are read, and bad input reported, exactly as for admission
+ * ({@link ReviewCodec}); this class reads what a conversion request holds and writes its two answers.
  */
-public final class ConversionCodec {
-
-    public static final String KIND = "ConversionReview";
-    /** What a request body must hold, for messages. */
-    private static final String EXPECTED = "a ConversionReview";
-
-    private final AdmissionCodec json;
+public final class ConversionCodec extends ReviewCodec<ConversionReview> {
 
     public ConversionCodec() {
-        this(new AdmissionCodec());
+        this(new ReviewJson());
     }
 
     public ConversionCodec(AdmissionLimits limits) {
-        this(new AdmissionCodec(limits));
+        this(new ReviewJson(limits));
     }
 
-    /** Shares {@code admission}'s limits, parser and error bodies. */
-    public ConversionCodec(AdmissionCodec admission) {
-        this.json = admission;
+    /** Reads and answers with {@code json}'s limits, parser and error bodies (shared with admission). */
+    public ConversionCodec(ReviewJson json) {
+        super(ReviewKind.CONVERSION, json);
     }
 
-    public AdmissionLimits limits() {
-        return json.limits();
-    }
-
-    public ObjectMapper mapper() {
-        return json.mapper();
-    }
-
-    /** Parses and validates a review request body. */
-    public ConversionReview decode(byte[] body) throws ReviewDecodeException {
-        return decode(json.parseBody(body, EXPECTED));
-    }
-
-    /**
-     * Reads one review from a parser positioned before it (e.g. Funqy HTTP's, handed to a deserializer) and validates
-     * it, exactly as {@link AdmissionCodec#decode(JsonParser)} does for admission.
-     */
-    public ConversionReview decode(JsonParser parser) throws ReviewDecodeException {
-        return decode(json.readDocument(parser, EXPECTED));
-    }
-
-    /** Validates an already parsed review request. */
-    public ConversionReview decode(JsonNode root) throws ReviewDecodeException {
-        if (root == null || !root.isObject()) {
-            throw new ReviewDecodeException("body is not a JSON object: expected a ConversionReview");
-        }
-        String apiVersion = requiredString(root, "apiVersion", "apiVersion");
-        ConversionVersion version = ConversionVersion.fromApiVersion(apiVersion).orElseThrow(
-                () -> new ReviewDecodeException("unsupported apiVersion '" + truncate(apiVersion)
-                        + "': expected apiextensions.k8s.io/v1 or apiextensions.k8s.io/v1beta1"));
-        String kind = requiredString(root, "kind", "kind");
-        if (!KIND.equals(kind)) {
-            throw new ReviewDecodeException("kind '" + truncate(kind) + "' is not ConversionReview");
-        }
-        JsonNode req = root.get("request");
-        if (req == null || req.isNull()) {
-            throw new ReviewDecodeException("request: required");
-        }
-        if (!req.isObject()) {
-            throw new ReviewDecodeException("request: expected an object, got " + type(req));
-        }
-        String uid = requiredString(req, "uid", "request.uid");
-        if (uid.isEmpty()) {
-            throw new ReviewDecodeException("request.uid: must not be empty");
-        }
+    @Override
+    protected ConversionReview request(ReviewVersion version, String uid, JsonNode req)
+            throws ReviewDecodeException {
         String desired = requiredString(req, "desiredAPIVersion", "request.desiredAPIVersion");
         if (!isGroupVersion(desired)) {
             throw new ReviewDecodeException("request.desiredAPIVersion: '" + truncate(desired)
@@ -133,7 +86,7 @@ public final class ConversionCodec {
     }
 
     /** The answer for converted objects: {@code result.status: Success}. */
-    public byte[] encodeSuccess(ConversionVersion version, String uid, List<? extends JsonNode> convertedObjects) {
+    public byte[] encodeSuccess(ReviewVersion version, String uid, List<? extends JsonNode> convertedObjects) {
         ObjectNode review = envelope(version, uid);
         ObjectNode response = (ObjectNode) review.get("response");
         ArrayNode converted = response.putArray("convertedObjects");
@@ -146,7 +99,7 @@ public final class ConversionCodec {
      * The answer when the review cannot be converted: {@code result.status: Failure} with the message the API server
      * shows the client ({@code conversion webhook for <kind> failed: <message>}), and no converted objects.
      */
-    public byte[] encodeFailure(ConversionVersion version, String uid, String message) {
+    public byte[] encodeFailure(ReviewVersion version, String uid, String message) {
         ObjectNode review = envelope(version, uid);
         ObjectNode response = (ObjectNode) review.get("response");
         response.putArray("convertedObjects");
@@ -154,22 +107,17 @@ public final class ConversionCodec {
         return write(review);
     }
 
-    /** A JSON error body for bad input, the same as admission's. */
-    public byte[] errorBody(int status, String message) {
-        return json.errorBody(status, message);
-    }
-
-    private ObjectNode envelope(ConversionVersion version, String uid) {
-        ObjectNode review = json.mapper().createObjectNode();
-        review.put("apiVersion", version.apiVersion());
-        review.put("kind", KIND);
+    private ObjectNode envelope(ReviewVersion version, String uid) {
+        ObjectNode review = mapper().createObjectNode();
+        review.put("apiVersion", kind().apiVersion(version));
+        review.put("kind", kind().kind());
         review.putObject("response").put("uid", uid);
         return review;
     }
 
     private byte[] write(ObjectNode review) {
         try {
-            return json.mapper().writeValueAsBytes(review);
+            return mapper().writeValueAsBytes(review);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // writing to memory does not fail
         }

@@ -10,7 +10,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.tollgate.admission.AdmissionVersion;
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.match.LabelSelector;
 import dev.tollgate.admission.match.LabelSyntax;
 
@@ -110,27 +110,7 @@ public final class RegistrationValidator {
                 }
             }
         }
-        JsonNode reviewVersions = entry.get("conversionReviewVersions");
-        if (reviewVersions == null || !reviewVersions.isArray() || reviewVersions.isEmpty()) {
-            errors.add(at + ".conversionReviewVersions: required, a non-empty list such as [v1, v1beta1]");
-            return;
-        }
-        Set<String> seen = new HashSet<>();
-        boolean known = false;
-        for (JsonNode v : reviewVersions) {
-            String s = v.asText("");
-            if (!seen.add(s)) {
-                errors.add(at + ".conversionReviewVersions: duplicate version '" + s + "'");
-            }
-            if (s.equals("v1") || s.equals("v1beta1")) {
-                known = true;
-            } else {
-                errors.add(at + ".conversionReviewVersions: '" + s + "' is not a known version (v1, v1beta1)");
-            }
-        }
-        if (!known) {
-            errors.add(at + ".conversionReviewVersions: must include at least one of v1, v1beta1");
-        }
+        validateReviewVersions(entry.get("conversionReviewVersions"), at + ".conversionReviewVersions", errors);
     }
 
     /**
@@ -179,7 +159,7 @@ public final class RegistrationValidator {
                 && (!timeout.canConvertToExactIntegral() || timeout.asInt() < 1 || timeout.asInt() > 30)) {
             errors.add(at + ".timeoutSeconds: must be an integer between 1 and 30 seconds, got " + timeout);
         }
-        validateReviewVersions(webhook.get("admissionReviewVersions"), at, errors);
+        validateReviewVersions(webhook.get("admissionReviewVersions"), at + ".admissionReviewVersions", errors);
         selector(webhook.get("namespaceSelector"), at + ".namespaceSelector", errors);
         selector(webhook.get("objectSelector"), at + ".objectSelector", errors);
         validateMatchConditions(webhook.get("matchConditions"), at + ".matchConditions", errors);
@@ -348,9 +328,10 @@ public final class RegistrationValidator {
         }
     }
 
+    /** {@code admissionReviewVersions} or {@code conversionReviewVersions}, at {@code at} (the field's path). */
     private static void validateReviewVersions(JsonNode versions, String at, List<String> errors) {
         if (versions == null || !versions.isArray() || versions.isEmpty()) {
-            errors.add(at + ".admissionReviewVersions: required, a non-empty list such as [v1, v1beta1]");
+            errors.add(at + ": required, a non-empty list such as [v1, v1beta1]");
             return;
         }
         Set<String> seen = new HashSet<>();
@@ -358,16 +339,16 @@ public final class RegistrationValidator {
         for (JsonNode v : versions) {
             String s = v.asText("");
             if (!seen.add(s)) {
-                errors.add(at + ".admissionReviewVersions: duplicate version '" + s + "'");
+                errors.add(at + ": duplicate version '" + s + "'");
             }
-            if (AdmissionVersion.fromShortName(s).isPresent()) {
+            if (ReviewVersion.fromShortName(s).isPresent()) {
                 known = true;
             } else {
-                errors.add(at + ".admissionReviewVersions: '" + s + "' is not a known version (v1, v1beta1)");
+                errors.add(at + ": '" + s + "' is not a known version (v1, v1beta1)");
             }
         }
         if (!known) {
-            errors.add(at + ".admissionReviewVersions: must include at least one of v1, v1beta1");
+            errors.add(at + ": must include at least one of v1, v1beta1");
         }
     }
 

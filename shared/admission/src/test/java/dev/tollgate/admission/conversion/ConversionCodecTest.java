@@ -17,6 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.tollgate.admission.AdmissionLimits;
 import dev.tollgate.admission.ReviewDecodeException;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 
 class ConversionCodecTest {
 
@@ -35,9 +37,9 @@ class ConversionCodecTest {
             """;
 
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void decodesBothVersionsKeepingObjectsRaw(ConversionVersion version) throws Exception {
-        ConversionReview review = codec.decode(bytes(review(version.apiVersion(), REQUEST)));
+    @EnumSource(ReviewVersion.class)
+    void decodesBothVersionsKeepingObjectsRaw(ReviewVersion version) throws Exception {
+        ConversionReview review = codec.decode(bytes(review(ReviewKind.CONVERSION.apiVersion(version), REQUEST)));
         assertEquals(version, review.version());
         assertEquals("0000-1111", review.request().uid());
         assertEquals("shop.tollgate.dev/v2", review.request().desiredApiVersion());
@@ -46,18 +48,18 @@ class ConversionCodecTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void answersInTheVersionReceivedWithTheUid(ConversionVersion version) throws Exception {
+    @EnumSource(ReviewVersion.class)
+    void answersInTheVersionReceivedWithTheUid(ReviewVersion version) throws Exception {
         JsonNode obj = JSON.readTree("{\"apiVersion\":\"shop.tollgate.dev/v2\",\"kind\":\"Widget\"}");
         JsonNode ok = JSON.readTree(codec.encodeSuccess(version, "u-1", List.of(obj)));
-        assertEquals(version.apiVersion(), ok.path("apiVersion").asText());
+        assertEquals(ReviewKind.CONVERSION.apiVersion(version), ok.path("apiVersion").asText());
         assertEquals("ConversionReview", ok.path("kind").asText());
         assertEquals("u-1", ok.path("response").path("uid").asText());
         assertEquals("Success", ok.path("response").path("result").path("status").asText());
         assertEquals(obj, ok.path("response").path("convertedObjects").get(0));
 
         JsonNode failed = JSON.readTree(codec.encodeFailure(version, "u-2", "objects[0]: no"));
-        assertEquals(version.apiVersion(), failed.path("apiVersion").asText());
+        assertEquals(ReviewKind.CONVERSION.apiVersion(version), failed.path("apiVersion").asText());
         assertEquals("u-2", failed.path("response").path("uid").asText());
         assertEquals("Failure", failed.path("response").path("result").path("status").asText());
         assertEquals("objects[0]: no", failed.path("response").path("result").path("message").asText());

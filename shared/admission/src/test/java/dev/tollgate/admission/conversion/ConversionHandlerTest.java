@@ -19,6 +19,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.CapturedLog;
+import dev.tollgate.admission.HandlerResult;
+import dev.tollgate.admission.ReviewKind;
+import dev.tollgate.admission.ReviewVersion;
 
 class ConversionHandlerTest {
 
@@ -56,24 +59,25 @@ class ConversionHandlerTest {
                 + name + "\",\"namespace\":\"shop\"},\"spec\":" + spec + "}";
     }
 
-    private ConversionResult handle(String body, ConversionPolicy policy) {
+    private HandlerResult<ConversionReview> handle(String body, ConversionPolicy policy) {
         return handler.handle(body.getBytes(StandardCharsets.UTF_8), "widgets", policy);
     }
 
     @ParameterizedTest
-    @EnumSource(ConversionVersion.class)
-    void convertsEveryObjectInOrderAndAnswersInKind(ConversionVersion version) throws Exception {
+    @EnumSource(ReviewVersion.class)
+    void convertsEveryObjectInOrderAndAnswersInKind(ReviewVersion version) throws Exception {
         ColourPolicy policy = new ColourPolicy();
-        String sent = body(version.apiVersion(), "shop.tollgate.dev/v2", widget("a", "v1", "{\"colour\":\"red\"}"),
+        String sent = body(ReviewKind.CONVERSION.apiVersion(version), "shop.tollgate.dev/v2",
+                widget("a", "v1", "{\"colour\":\"red\"}"),
                 widget("b", "v2", "{\"color\":\"blue\"}"), widget("c", "v1", "{\"colour\":\"green\"}"));
-        ConversionResult result = handle(sent, policy);
+        HandlerResult<ConversionReview> result = handle(sent, policy);
         assertEquals(200, result.status());
-        assertEquals(ConversionResult.Outcome.CONVERTED, result.outcome());
+        assertEquals(HandlerResult.Outcome.CONVERTED, result.outcome());
         assertEquals(List.of("a", "c"), policy.seen, "objects already in the desired version are not converted");
         JsonNode answer = JSON.readTree(result.body());
         ConversionChecks.Result checked = ConversionChecks.check(JSON.readTree(sent), answer);
         assertTrue(checked.converted(), () -> checked.problems().toString());
-        assertEquals(version.apiVersion(), answer.path("apiVersion").asText());
+        assertEquals(ReviewKind.CONVERSION.apiVersion(version), answer.path("apiVersion").asText());
         assertEquals("u-7", answer.path("response").path("uid").asText());
         List<String> colors = new ArrayList<>();
         checked.convertedObjects().forEach(o -> colors.add(o.path("spec").path("color").asText()));
@@ -82,11 +86,11 @@ class ConversionHandlerTest {
 
     @Test
     void oneRefusedObjectFailsTheWholeReviewNamingIt() throws Exception {
-        ConversionResult result = handle(body("apiextensions.k8s.io/v1", "shop.tollgate.dev/v2",
+        HandlerResult<ConversionReview> result = handle(body("apiextensions.k8s.io/v1", "shop.tollgate.dev/v2",
                 widget("a", "v1", "{\"colour\":\"red\"}"), widget("b", "v1", "{\"refuse\":true}")),
                 new ColourPolicy());
         assertEquals(200, result.status());
-        assertEquals(ConversionResult.Outcome.FAILED, result.outcome());
+        assertEquals(HandlerResult.Outcome.FAILED, result.outcome());
         JsonNode resp = JSON.readTree(result.body()).path("response");
         assertEquals("Failure", resp.path("result").path("status").asText());
         assertEquals("objects[1] (Widget shop/b, shop.tollgate.dev/v1): cannot convert to shop.tollgate.dev/v2: "
@@ -102,10 +106,10 @@ class ConversionHandlerTest {
                 return object.put("apiVersion", desired);
             }
         };
-        ConversionResult result = handle(body("apiextensions.k8s.io/v1beta1", "shop.tollgate.dev/v2",
+        HandlerResult<ConversionReview> result = handle(body("apiextensions.k8s.io/v1beta1", "shop.tollgate.dev/v2",
                 widget("a", "v1", "{}")), renaming);
         assertEquals(200, result.status());
-        assertEquals(ConversionResult.Outcome.INVALID, result.outcome());
+        assertEquals(HandlerResult.Outcome.INVALID, result.outcome());
         assertEquals("objects[0] (Widget shop/a, shop.tollgate.dev/v1): conversion to shop.tollgate.dev/v2 by "
                 + "widgets is invalid: must have the same name: a != other", result.error());
         assertEquals("apiextensions.k8s.io/v1beta1", JSON.readTree(result.body()).path("apiVersion").asText());
@@ -118,7 +122,7 @@ class ConversionHandlerTest {
                 throw new IllegalStateException("secret detail");
             }
         };
-        ConversionResult result;
+        HandlerResult<ConversionReview> result;
         try (CapturedLog log = CapturedLog.of(ConversionHandler.class)) {
             result = handle(body("apiextensions.k8s.io/v1", "shop.tollgate.dev/v2", widget("a", "v1", "{}")), broken);
             // The details go to the log, with the request's uid; the answer says only what failed.
@@ -128,7 +132,7 @@ class ConversionHandlerTest {
             assertEquals("secret detail", record.getThrown().getMessage());
         }
         assertEquals(500, result.status());
-        assertEquals(ConversionResult.Outcome.ERROR, result.outcome());
+        assertEquals(HandlerResult.Outcome.ERROR, result.outcome());
         String text = new String(result.body(), StandardCharsets.UTF_8);
         assertTrue(text.contains("conversion policy widgets failed: IllegalStateException"), text);
         assertFalse(text.contains("secret detail"), text);
@@ -148,9 +152,9 @@ class ConversionHandlerTest {
     @Test
     void badInputNeverReachesThePolicy() {
         ColourPolicy policy = new ColourPolicy();
-        ConversionResult result = handle("{\"apiVersion\":\"apiextensions.k8s.io/v1\"}", policy);
+        HandlerResult<ConversionReview> result = handle("{\"apiVersion\":\"apiextensions.k8s.io/v1\"}", policy);
         assertEquals(400, result.status());
-        assertEquals(ConversionResult.Outcome.BAD_REQUEST, result.outcome());
+        assertEquals(HandlerResult.Outcome.BAD_REQUEST, result.outcome());
         assertEquals("kind: required", result.error());
         assertEquals(List.of(), policy.seen);
     }

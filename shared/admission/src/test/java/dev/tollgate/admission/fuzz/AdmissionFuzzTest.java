@@ -66,7 +66,7 @@ class AdmissionFuzzTest {
         byte[] answer = CODEC.encode(review.version(), review.request().uid(), Verdict.allow(), null);
         JsonNode parsed = new ObjectMapper().readTree(answer);
         assertEquals(review.request().uid(), parsed.path("response").path("uid").asText());
-        HandlerResult result = HANDLER.handle(body, "fuzz", ALLOW);
+        HandlerResult<AdmissionReview> result = HANDLER.handle(body, "fuzz", ALLOW);
         assertEquals(200, result.status());
     }
 

@@ -11,15 +11,15 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.conversion.ConversionPolicy;
-import dev.tollgate.admission.conversion.ConversionVersion;
 import dev.tollgate.runtime.PolicyDirectory;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.Conversions;
 import dev.tollgate.simulator.HttpWebhookClient;
-import dev.tollgate.simulator.SecretUrls;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
+import dev.tollgate.simulator.SecretUrls;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import picocli.CommandLine.Command;
@@ -88,7 +88,7 @@ public class ConvertCommand implements Callable<Integer> {
             if (!output.equals("text") && !output.equals("json")) {
                 throw new InputException("--output must be text or json, got '" + output + "'");
             }
-            ConversionVersion version = ConversionVersion.fromShortName(reviewVersion).orElseThrow(
+            ReviewVersion version = ReviewVersion.fromShortName(reviewVersion).orElseThrow(
                     () -> new InputException("--review-version must be v1 or v1beta1, got '" + reviewVersion + "'"));
             Conversions.Target target = target();
             List<InputManifest> inputs = InputManifest.read(manifests);

@@ -10,6 +10,7 @@ import java.util.Map;
 import dev.tollgate.admission.AdmissionCodec;
 import dev.tollgate.admission.AdmissionHandler;
 import dev.tollgate.admission.AdmissionPolicy;
+import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.Namespaces;
@@ -93,7 +94,7 @@ final class PolicyOverrides implements WebhookClient {
         if (policy == null) {
             return others.post(webhook, review);
         }
-        HandlerResult result = handler.handle(review, function(webhook), policy);
+        HandlerResult<AdmissionReview> result = handler.handle(review, function(webhook), policy);
         return new Answer(result.status(), result.body());
     }
 

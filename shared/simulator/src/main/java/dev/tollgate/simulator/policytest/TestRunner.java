@@ -12,8 +12,8 @@ import java.util.function.Supplier;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.conversion.ConversionPolicy;
-import dev.tollgate.admission.conversion.ConversionVersion;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
@@ -245,7 +245,7 @@ public final class TestRunner {
         ObjectNode report = JsonNodeFactory.instance.objectNode();
         long start = System.nanoTime();
         for (String version : c.expect().converted().keySet()) {
-            Conversions.Run run = Conversions.convert(List.of(c.object()), version, ConversionVersion.V1, via);
+            Conversions.Run run = Conversions.convert(List.of(c.object()), version, ReviewVersion.V1, via);
             Conversions.Outcome o = run.outcomes().get(0);
             outcomes.put(version, o);
             ObjectNode v = report.putObject(version);
