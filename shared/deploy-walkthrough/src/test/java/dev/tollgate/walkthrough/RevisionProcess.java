@@ -18,8 +18,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tollgate.testing.Readiness;
 
 /**
  * A Knative Service's revision, as the kubelet would run it, started as a local process: the function's packaged
@@ -122,32 +124,7 @@ final class RevisionProcess implements AutoCloseable {
     }
 
     private void awaitReady() {
-        HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(name + " exited (" + process.exitValue() + ") before it was ready:\n"
-                        + output());
-            }
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(management("/q/health/ready"))).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new IllegalStateException(name + " was not ready within 3 minutes:\n" + output());
+        Readiness.await(process, URI.create(management("/q/health/ready")), Duration.ofMinutes(3), log);
     }
 
     String management(String path) {

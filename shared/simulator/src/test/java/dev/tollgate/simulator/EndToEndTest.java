@@ -38,6 +38,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 
 import dev.tollgate.simulator.cli.ReviewCommand;
+import dev.tollgate.testing.Readiness;
 import picocli.CommandLine;
 
 /**
@@ -126,27 +127,9 @@ class EndToEndTest {
         }
     }
 
-    private static void waitUntilReady() throws Exception {
-        HttpClient client = HttpClient.newBuilder().sslContext(HttpWebhookClient.trusting(certs.certPem()))
-                .connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!bundle.isAlive()) {
-                fail("the bundle exited with status " + bundle.exitValue() + ":\n" + Files.readString(bundleLog));
-            }
-            try {
-                if (client.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        fail("the bundle did not become ready (management port " + managementPort + "):\n"
-                + Files.readString(bundleLog));
+    private static void waitUntilReady() {
+        Readiness.await(bundle, URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"),
+                Duration.ofSeconds(90), bundleLog);
     }
 
     // ---- the test's own webhooks ----

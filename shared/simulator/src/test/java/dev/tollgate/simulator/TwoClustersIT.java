@@ -37,6 +37,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.tollgate.testing.KubeApiServer;
 import dev.tollgate.testing.Skip;
+import dev.tollgate.testing.Readiness;
 
 /**
  * One all-in-one bundle serving two real clusters, end to end: two kube-apiservers on loopback
@@ -321,24 +322,8 @@ class TwoClustersIT {
                 "-Dtollgate.cel-mutate.config=" + policies.resolve("cel-mutate"),
                 "-jar", runner.toString())
                 .redirectErrorStream(true).redirectOutput(bundleLog.toFile()).start();
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
-                + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build();
-        for (int i = 0; i < 450; i++) {
-            if (!bundle.isAlive()) {
-                fail("the bundle exited with status " + bundle.exitValue() + ":\n" + Files.readString(bundleLog));
-            }
-            try {
-                if (client.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        fail("the bundle did not become ready (management port " + managementPort + "):\n"
-                + Files.readString(bundleLog));
+        Readiness.await(bundle, URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"),
+                Duration.ofSeconds(90), bundleLog);
     }
 
     // ---- what each cluster got, against what tollgate review predicted for it ----

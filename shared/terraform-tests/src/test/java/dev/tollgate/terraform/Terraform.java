@@ -6,12 +6,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+
+import dev.tollgate.testing.TerraformTree;
 
 /**
  * Runs the terraform CLI for the tests: the binary from PATH (or {@code -Dtollgate.terraform=...}), a CLI
@@ -159,28 +157,7 @@ final class Terraform {
         Path dest = target().resolve("terraform-work").resolve("terraform");
         try {
             deleteTree(dest.getParent());
-            Files.walkFileTree(source, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                    if (dir.getFileName().toString().equals(".terraform")) {
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    Files.createDirectories(dest.resolve(source.relativize(dir).toString()));
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    String name = file.getFileName().toString();
-                    boolean local = name.equals(".terraform.lock.hcl") || name.startsWith("terraform.tfstate")
-                            || name.endsWith(".tfvars") || name.endsWith(".tfvars.json") || name.endsWith(".tfplan");
-                    if (!local) {
-                        Files.copy(file, dest.resolve(source.relativize(file).toString()),
-                                StandardCopyOption.COPY_ATTRIBUTES);
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            TerraformTree.copy(source, dest);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy " + source + " to " + dest, e);
         }
