@@ -58,20 +58,37 @@ public abstract class PackagedFunctionTest {
 
     @Test
     void refusesCallersWithoutTheToken() {
-        byte[] review = validReview().bytes();
-        given().contentType("application/json").body(review).post(functionPath()).then().statusCode(401);
-        given().contentType("application/json").body(review).post("/not-the-token-0123456789" + functionPath())
-                .then().statusCode(401);
+        assertRefusesCallersWithoutTheToken(functionPath(), validReview().bytes());
     }
 
     @Test
     void unknownPathWithTheTokenIsAStatus404() {
-        given().contentType("application/json").body("{}").post(PathTokenResource.withToken("/no-such-function"))
-                .then().statusCode(404).body("kind", equalTo("Status")).body("code", equalTo(404));
+        assertUnknownPathWithTheTokenIsAStatus404();
     }
 
     @Test
     void healthAndMetricsOnlyOnTheManagementPort() {
+        assertHealthAndMetricsOnlyOnTheManagementPort();
+    }
+
+    // The checks above, for an *IT that extends its function's HTTP test class instead (a conversion function's:
+    // its reviews and malformed requests are not the admission ones above).
+
+    /** A valid request to {@code functionPath} is refused 401 without the token and with another one. */
+    public static void assertRefusesCallersWithoutTheToken(String functionPath, byte[] validRequest) {
+        given().contentType("application/json").body(validRequest).post(functionPath).then().statusCode(401);
+        given().contentType("application/json").body(validRequest).post("/not-the-token-0123456789" + functionPath)
+                .then().statusCode(401);
+    }
+
+    /** With the token, a path no function serves is answered with a Kubernetes {@code Status} 404. */
+    public static void assertUnknownPathWithTheTokenIsAStatus404() {
+        given().contentType("application/json").body("{}").post(PathTokenResource.withToken("/no-such-function"))
+                .then().statusCode(404).body("kind", equalTo("Status")).body("code", equalTo(404));
+    }
+
+    /** Health and metrics are served on the management port, and not on the public URL even with the token. */
+    public static void assertHealthAndMetricsOnlyOnTheManagementPort() {
         ManagementEndpoints.assertServedOnlyOnTheManagementPort();
         // With the token, the public URL still does not reach them: the gate knows no policy there.
         given().get(PathTokenResource.withToken("/q/metrics")).then().statusCode(404).body("kind", equalTo("Status"));

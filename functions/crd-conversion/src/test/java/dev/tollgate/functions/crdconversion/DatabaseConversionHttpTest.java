@@ -35,6 +35,7 @@ import io.restassured.response.Response;
 /**
  * The function over HTTP, as the API server calls it: every answer is re-checked from its bytes with the API server's
  * rules ({@link ConversionTester.Conversion#checked}) and compared with what the policy gives in-process.
+ * {@link CrdConversionIT} runs these same tests on the packaged function, behind a path token.
  */
 @QuarkusTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -43,14 +44,19 @@ class DatabaseConversionHttpTest {
     static final String PATH = "/crd-conversion";
     static final String GROUP = DatabaseConversion.GROUP + "/";
 
+    /** The URL path a caller posts reviews to: the function's own here (test mode asks for no caller check). */
+    protected String callerPath() {
+        return PATH;
+    }
+
     /** Sends one ConversionReview to the function and checks the answer as the API server would. */
-    static ConversionTester.Conversion convert(ReviewVersion version, String desired, JsonNode... objects) {
+    ConversionTester.Conversion convert(ReviewVersion version, String desired, JsonNode... objects) {
         ObjectNode sent = ConversionTester.request(version, desired, objects);
         return send(sent);
     }
 
-    static ConversionTester.Conversion send(JsonNode sent) {
-        Response r = given().contentType("application/json").body(Manifests.toJson(sent)).post(PATH);
+    ConversionTester.Conversion send(JsonNode sent) {
+        Response r = given().contentType("application/json").body(Manifests.toJson(sent)).post(callerPath());
         return ConversionTester.Conversion.checked(sent, r.statusCode(), r.asByteArray());
     }
 
@@ -147,7 +153,7 @@ class DatabaseConversionHttpTest {
     @MethodSource("malformed")
     @Order(1)
     void refusesMalformedRequestWithAStatus(MalformedRequests.Case badRequest) {
-        badRequest.assertRefused(PATH);
+        badRequest.assertRefused(callerPath());
     }
 
     @Test
