@@ -50,7 +50,10 @@ public class EnforcementModes {
             throw new ConfigurationException(e.getMessage());
         }
         if (this.mode != EnforcementMode.ENFORCE || !clusters.isEmpty()) {
-            LOG.infof("enforcement: %s%s", this.mode.label(), clusters.isEmpty() ? "" : "; clusters: " + clusters);
+            StringBuilder perCluster = new StringBuilder();
+            clusters.forEach((c, m) -> perCluster.append(perCluster.isEmpty() ? "; clusters: " : ", ").append(c)
+                    .append('=').append(m.label()));
+            LOG.infof("enforcement: %s%s", this.mode.label(), perCluster);
         }
     }
 
