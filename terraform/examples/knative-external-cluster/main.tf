@@ -20,6 +20,14 @@ locals {
   }
 }
 
+# The modes per Knative Service: a bundle's functions share one.
+module "enforcement" {
+  source = "../../modules/enforcement"
+
+  enforcement = var.enforcement
+  services    = { for s in local.services : s => [for f, sv in local.service_of : f if sv == s] }
+}
+
 module "registration" {
   source = "../../modules/cluster-registration"
 
@@ -73,7 +81,8 @@ locals {
 
   # The committed manifests with what Terraform decides: the namespace (functions_namespace; the committed manifests
   # name none, so kubectl would apply them in its context's), the image the deployer deployed (var.images), the request
-  # timeout and the deadline from the same budget as the webhooks' timeoutSeconds (no hand-run step), and, for the
+  # timeout and the deadline from the same budget as the webhooks' timeoutSeconds (no hand-run step), the enforcement
+  # modes (var.enforcement, no rebuild), and, for the
   # functions that read namespaces (the CEL ones: they run as a ServiceAccount of their own), the governed clusters'
   # connections mounted where tollgate.clusters.dir points.
   knative_services = {
@@ -82,8 +91,9 @@ locals {
       containers = [for i, c in m.spec.template.spec.containers : i > 0 ? c : merge(c, {
         image = lookup(var.images, s, c.image)
         env = concat(
-          [for e in try(c.env, []) : e if !contains(["TOLLGATE_DEADLINE_TIMEOUT", "TOLLGATE_CLUSTERS_DIR", "TOLLGATE_AUTH_PATH_TOKEN_FILES", "TOLLGATE_AUTH_CLUSTERS_DIR"], e.name)],
+          [for e in try(c.env, []) : e if !contains(["TOLLGATE_DEADLINE_TIMEOUT", "TOLLGATE_CLUSTERS_DIR", "TOLLGATE_AUTH_PATH_TOKEN_FILES", "TOLLGATE_AUTH_CLUSTERS_DIR", "TOLLGATE_ENFORCEMENT_MODE", "TOLLGATE_ENFORCEMENT_CLUSTER_MODES"], e.name)],
           [{ name = "TOLLGATE_DEADLINE_TIMEOUT", value = "${local.service_timeouts[s].internal_deadline_ms}ms" }],
+          [for k in sort(keys(module.enforcement.environment[s])) : { name = k, value = module.enforcement.environment[s][k] }],
           can(m.spec.template.spec.serviceAccountName) ? [{ name = "TOLLGATE_CLUSTERS_DIR", value = local.clusters_dir }] : [],
           contains(local.token_services, s) ? [{ name = "TOLLGATE_AUTH_CLUSTERS_DIR", value = local.callers_dir }] : [],
         )

@@ -118,3 +118,14 @@ variable "exceptions_file" {
   type        = string
   default     = null
 }
+
+variable "enforcement" {
+  description = "Enforcement modes, written into each function's environment without a rebuild: mode (enforce, warn or audit), functions (name => mode), clusters (governed cluster => mode, overriding both). See the enforcement module."
+  type = object({
+    mode      = optional(string, "enforce")
+    functions = optional(map(string), {})
+    clusters  = optional(map(string), {})
+  })
+  default  = {}
+  nullable = false
+}

@@ -37,6 +37,7 @@ module "functions" {
   timeouts      = module.webhooks.timeouts
   path_tokens   = var.path_tokens
   bearer_tokens = var.bearer_tokens
+  enforcement   = var.enforcement
   tags          = var.tags
 }
 

@@ -5,7 +5,8 @@
 locals {
   jvm_handler = "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest"
 
-  # The same environment on every function: its deadline from the shared budget and its caller check.
+  # The same environment on every function: its deadline from the shared budget, its caller check and its
+  # enforcement mode; then the function's own.
   environment = {
     for name, f in var.functions : name => merge(
       f.build == "native" ? {
@@ -19,6 +20,7 @@ locals {
       { TOLLGATE_DEADLINE_TIMEOUT = "${var.timeouts[name].internal_deadline_ms}ms" },
       contains(keys(var.path_tokens), name) ? { TOLLGATE_AUTH_PATH_TOKEN_VALUES = var.path_tokens[name] } : {},
       contains(keys(var.bearer_tokens), name) ? { TOLLGATE_AUTH_BEARER_VALUES = join(",", var.bearer_tokens[name]) } : {},
+      module.enforcement.environment[name],
       f.environment,
     )
   }
@@ -28,6 +30,14 @@ locals {
     if !contains(nonsensitive(keys(var.path_tokens)), name) && !contains(nonsensitive(keys(var.bearer_tokens)), name)
     && lower(lookup(f.environment, "TOLLGATE_AUTH_REQUIRED", "true")) != "false"
   ]
+}
+
+# Each Lambda function serves one function (or one bundle, under its own name): its mode is its own.
+module "enforcement" {
+  source = "../enforcement"
+
+  enforcement = var.enforcement
+  services    = { for name in keys(var.functions) : name => [name] }
 }
 
 data "aws_iam_policy_document" "assume" {

@@ -133,3 +133,14 @@ variable "tags" {
   type        = map(string)
   default     = {}
 }
+
+variable "enforcement" {
+  description = "Enforcement modes, written into each function's environment without a rebuild: mode (enforce, warn or audit), functions (name => mode), clusters (governed cluster => mode, overriding both). See the enforcement module."
+  type = object({
+    mode      = optional(string, "enforce")
+    functions = optional(map(string), {})
+    clusters  = optional(map(string), {})
+  })
+  default  = {}
+  nullable = false
+}

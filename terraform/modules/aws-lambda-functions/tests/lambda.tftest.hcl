@@ -190,6 +190,32 @@ run "opting_out_of_the_caller_check_is_explicit" {
   }
 }
 
+run "enforcement_modes_in_the_environment" {
+  command = plan
+
+  variables {
+    enforcement = { mode = "audit", functions = { "require-labels" = "warn" }, clusters = { west = "enforce", east = "audit" } }
+  }
+
+  assert {
+    condition     = nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables["TOLLGATE_ENFORCEMENT_MODE"]) == "warn" && nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["TOLLGATE_ENFORCEMENT_MODE"]) == "audit"
+    error_message = "each function's mode: its own, else the default"
+  }
+  assert {
+    condition     = nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables["TOLLGATE_ENFORCEMENT_CLUSTER_MODES"]) == "east=audit,west=enforce"
+    error_message = "the clusters' modes, in name order, as tollgate.enforcement.cluster-modes reads them"
+  }
+}
+
+run "enforce_everywhere_writes_no_mode" {
+  command = plan
+
+  assert {
+    condition     = !contains(keys(nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables)), "TOLLGATE_ENFORCEMENT_MODE")
+    error_message = "the default mode is the function's own default: nothing written"
+  }
+}
+
 run "rejects_a_function_without_a_caller_check" {
   command = plan
 

@@ -1,17 +1,30 @@
 package dev.tollgate.admission;
 
+import java.util.Objects;
+import java.util.function.Function;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * One admission call ({@link ReviewHandler}): the policy validates, or mutates a deep copy of the object and the
- * patch is computed from its edits; the verdict is encoded in the version received. A policy that throws gets a 500
- * and is never turned into an allow.
+ * patch is computed from its edits; the verdict is answered under the enforcement mode of the caller's cluster
+ * ({@link EnforcedVerdict}) and encoded in the version received. A policy that throws gets a 500 and is never turned
+ * into an allow, whatever the mode.
  */
 public final class AdmissionHandler extends ReviewHandler<AdmissionReview, AdmissionPolicy, AdmissionCodec> {
 
+    private final Function<String, EnforcementMode> modes;
+
+    /** Every verdict enforced. */
     public AdmissionHandler(AdmissionCodec codec) {
+        this(codec, cluster -> EnforcementMode.ENFORCE);
+    }
+
+    /** @param modes the enforcement mode for the caller's cluster ({@link AdmissionRequest#cluster()}) */
+    public AdmissionHandler(AdmissionCodec codec, Function<String, EnforcementMode> modes) {
         super(codec);
+        this.modes = Objects.requireNonNull(modes, "modes");
     }
 
     @Override
@@ -32,10 +45,18 @@ public final class AdmissionHandler extends ReviewHandler<AdmissionReview, Admis
         if (verdict == null) {
             throw new IllegalStateException("policy returned no verdict");
         }
-        return answer(review, verdict, patch);
+        EnforcedVerdict enforced = EnforcedVerdict.of(enforcement(review), function, verdict, patch);
+        byte[] out = codec().encode(review.version(), review.uid(), enforced.answered(), enforced.sent());
+        int ops = enforced.sent() == null ? 0 : enforced.sent().size();
+        return result(200, out, enforced.answer(), review, enforced.answered(), ops, "", enforced.decision());
     }
 
-    /** The configured verdict in the review's version, or (null) an error. */
+    @Override
+    protected EnforcementMode enforcement(AdmissionReview review) {
+        return modes.apply(review.request().cluster());
+    }
+
+    /** The configured verdict in the review's version (not the policy's: answered as it is), or (null) an error. */
     @Override
     public HandlerResult<AdmissionReview> timedOut(AdmissionReview review, Verdict verdict, String message) {
         return verdict == null ? super.timedOut(review, null, message) : answer(review, verdict, null);

@@ -13,9 +13,19 @@ package dev.tollgate.admission;
  * @param verdict  the admission policy's verdict, or null when none was reached (and for conversions)
  * @param patchOps the number of JSON Patch operations sent (0 when none)
  * @param error    the message for 4xx/5xx outcomes and failed conversions, otherwise empty
+ * @param decision what the policy decided; differs from {@code outcome} only where the enforcement mode changed
+ *                 the answer ({@link EnforcedVerdict})
+ * @param enforcement the enforcement mode of the call (errors and conversions are answered as they are whatever it
+ *                 is)
  */
 public record HandlerResult<R extends Review>(ReviewKind kind, int status, byte[] body, Outcome outcome, R review,
-        Verdict verdict, int patchOps, String error) {
+        Verdict verdict, int patchOps, String error, Outcome decision, EnforcementMode enforcement) {
+
+    /** A result answered as decided, in enforce mode. */
+    public HandlerResult(ReviewKind kind, int status, byte[] body, Outcome outcome, R review, Verdict verdict,
+            int patchOps, String error) {
+        this(kind, status, body, outcome, review, verdict, patchOps, error, outcome, EnforcementMode.ENFORCE);
+    }
 
     /**
      * Admission: ALLOWED, DENIED, PATCHED (allowed with a patch). Conversion: CONVERTED (result Success), FAILED (the

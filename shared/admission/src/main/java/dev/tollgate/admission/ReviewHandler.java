@@ -86,6 +86,18 @@ public abstract class ReviewHandler<R extends Review, P, C extends ReviewCodec<R
 
     protected final HandlerResult<R> result(int status, byte[] body, HandlerResult.Outcome outcome, R review,
             Verdict verdict, int patchOps, String error) {
-        return new HandlerResult<>(codec.kind(), status, body, outcome, review, verdict, patchOps, error);
+        return result(status, body, outcome, review, verdict, patchOps, error, outcome);
+    }
+
+    /** A result whose policy decided {@code decision}, answered as {@code outcome} under the review's mode. */
+    protected final HandlerResult<R> result(int status, byte[] body, HandlerResult.Outcome outcome, R review,
+            Verdict verdict, int patchOps, String error, HandlerResult.Outcome decision) {
+        return new HandlerResult<>(codec.kind(), status, body, outcome, review, verdict, patchOps, error, decision,
+                review == null ? EnforcementMode.ENFORCE : enforcement(review));
+    }
+
+    /** The enforcement mode of {@code review}'s call: enforce, unless the kind of review has modes (admission). */
+    protected EnforcementMode enforcement(R review) {
+        return EnforcementMode.ENFORCE;
     }
 }

@@ -49,6 +49,7 @@ public class AnswerRecorder {
             metrics.badRequest(function.isEmpty() ? "none" : function, result.status());
         } else {
             metrics.review(function, call.cluster, orNone(result.operation()), orNone(result.kind()), verdict,
+                    result.decision().isEmpty() ? verdict : result.decision(), orNone(result.enforcement()),
                     Duration.ofNanos(micros * 1000));
         }
         decisions.log(function, call.cluster, result, verdict, micros, deadlineExceeded);

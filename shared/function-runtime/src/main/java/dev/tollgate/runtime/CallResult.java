@@ -35,6 +35,19 @@ sealed interface CallResult {
     /** The error, or for a failed conversion its message; "" otherwise. */
     String error();
 
+    /**
+     * What the policy decided (allowed, denied, patched; for conversions and errors the outcome), or "" when no
+     * review was decoded.
+     */
+    default String decision() {
+        return "";
+    }
+
+    /** The call's enforcement mode (enforce, warn, audit), or "" when no review was decoded. */
+    default String enforcement() {
+        return "";
+    }
+
     /** Decision-log fields that identify the request, written after {@code kind}. */
     default void subject(JsonGenerator line) throws IOException {
     }
@@ -90,6 +103,16 @@ sealed interface CallResult {
         @Override
         public String error() {
             return result.error();
+        }
+
+        @Override
+        public String decision() {
+            return result.review() == null ? "" : result.decision().label();
+        }
+
+        @Override
+        public String enforcement() {
+            return result.review() == null ? "" : result.enforcement().label();
         }
 
         @Override

@@ -41,8 +41,9 @@ public class DecisionLog {
     /**
      * @param function        the policy's name, or "" when the path served none
      * @param cluster         the caller's cluster, or "" for a refused caller
-     * @param verdict         the result's outcome label (allowed, denied, patched, converted, failed, invalid, error,
-     *                        bad_request) or refused
+     * @param verdict         what was answered: the result's outcome label (allowed, denied, patched, converted,
+     *                        failed, invalid, error, bad_request) or refused; the line adds what the policy decided
+     *                        ({@code decision}) and the call's {@code enforcement} mode when a review was decoded
      * @param deadlineExceeded whether the answer was given at the deadline, without the policy's answer
      */
     void log(String function, String cluster, CallResult result, String verdict, long latencyMicros,
@@ -69,6 +70,10 @@ public class DecisionLog {
             line.writeStringField("kind", result.kind());
             result.subject(line);
             line.writeStringField("verdict", verdict);
+            if (!result.decision().isEmpty()) {
+                line.writeStringField("decision", result.decision());
+                line.writeStringField("enforcement", result.enforcement());
+            }
             line.writeNumberField("status", result.status());
             result.details(line);
             line.writeNumberField("latencyMs", latencyMicros / 1000.0);

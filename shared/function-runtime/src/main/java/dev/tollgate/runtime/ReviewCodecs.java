@@ -18,8 +18,8 @@ import dev.tollgate.admission.conversion.ConversionHandler;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * The handlers of this function, both under the configured limits ({@code tollgate.admission.*}): the admission
- * handler and the conversion handler share one {@link ReviewJson}, so both kinds of review meet the same parser,
+ * The handlers of this function, both under the configured limits ({@code tollgate.admission.*}), the admission
+ * handler answering under the caller's cluster's enforcement mode ({@link EnforcementModes}): the admission handler and the conversion handler share one {@link ReviewJson}, so both kinds of review meet the same parser,
  * limits and {@code Status} error bodies, as does a request the edge refuses before any review is decoded.
  */
 @ApplicationScoped
@@ -34,13 +34,13 @@ public class ReviewCodecs {
     }
 
     @Inject
-    public ReviewCodecs(AdmissionConfig config) {
-        this(config.limits());
+    public ReviewCodecs(AdmissionConfig config, EnforcementModes modes) {
+        this(config.limits(), modes);
     }
 
-    ReviewCodecs(AdmissionLimits limits) {
+    ReviewCodecs(AdmissionLimits limits, EnforcementModes modes) {
         ReviewJson json = new ReviewJson(limits);
-        this.admission = new AdmissionHandler(new AdmissionCodec(json));
+        this.admission = new AdmissionHandler(new AdmissionCodec(json), modes::forCluster);
         this.conversion = new ConversionHandler(new ConversionCodec(json));
     }
 

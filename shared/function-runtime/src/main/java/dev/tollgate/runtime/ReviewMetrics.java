@@ -16,8 +16,9 @@ import io.micrometer.core.instrument.Timer;
 /**
  * The function's Prometheus metrics (served at {@code /q/metrics}):
  * <ul>
- * <li>{@code tollgate_reviews_total{function,cluster,operation,kind,verdict}}: answered reviews; verdict is allowed,
- * denied, patched or error</li>
+ * <li>{@code tollgate_reviews_total{function,cluster,operation,kind,verdict,decision,enforcement}}: answered
+ * reviews; verdict is what was answered (allowed, denied, patched or error), decision what the policy decided, and
+ * enforcement the mode that turned one into the other (enforce, warn, audit; "none" where no review was decoded)</li>
  * <li>{@code tollgate_review_duration_seconds{function,cluster,verdict}}: latency histogram, arrival to answer</li>
  * <li>{@code tollgate_bad_requests_total{function,status}}: requests refused before a policy ran (4xx)</li>
  * <li>{@code tollgate_budget_refused_total{function}}: 503s for an exhausted in-flight body budget</li>
@@ -40,7 +41,8 @@ public class ReviewMetrics {
     private final MeterRegistry registry;
     private final Set<String> kinds = ConcurrentHashMap.newKeySet();
     // Micrometer builds and sorts a Meter.Id and looks it up on every builder call, so review() registers each label
-    // tuple once. Bounded: function, operation and verdict are fixed vocabularies and kind is capped.
+    // tuple once. Bounded: function, operation, verdict, decision and enforcement are fixed vocabularies and kind is
+    // capped.
     private final Map<ReviewLabels, ReviewMeters> reviewMeters = new ConcurrentHashMap<>();
     private final AtomicInteger abandonedRunning = new AtomicInteger();
 
@@ -55,19 +57,21 @@ public class ReviewMetrics {
     }
 
     public void review(String function, String cluster, String operation, String kind, String verdict,
-            Duration latency) {
-        ReviewMeters meters = reviewMeters.computeIfAbsent(
-                new ReviewLabels(function, cluster, operation, boundedKind(kind), verdict), this::registerReview);
+            String decision, String enforcement, Duration latency) {
+        ReviewMeters meters = reviewMeters.computeIfAbsent(new ReviewLabels(function, cluster, operation,
+                boundedKind(kind), verdict, decision, enforcement), this::registerReview);
         meters.reviews().increment();
         meters.duration().record(latency);
     }
 
     private ReviewMeters registerReview(ReviewLabels labels) {
         Counter reviews = Counter.builder("tollgate.reviews")
-                .description("Admission reviews answered, by function, cluster, operation, kind and verdict")
+                .description("Admission reviews answered, by function, cluster, operation, kind, verdict, the "
+                        + "policy's decision and the enforcement mode")
                 .tag("function", labels.function()).tag("cluster", labels.cluster())
                 .tag("operation", labels.operation()).tag("kind", labels.kind())
-                .tag("verdict", labels.verdict())
+                .tag("verdict", labels.verdict()).tag("decision", labels.decision())
+                .tag("enforcement", labels.enforcement())
                 .register(registry);
         Timer duration = Timer.builder("tollgate.review.duration")
                 .description("Time from a review's arrival to its answer")
@@ -127,7 +131,8 @@ public class ReviewMetrics {
         return kind;
     }
 
-    private record ReviewLabels(String function, String cluster, String operation, String kind, String verdict) {
+    private record ReviewLabels(String function, String cluster, String operation, String kind, String verdict,
+            String decision, String enforcement) {
     }
 
     private record ReviewMeters(Counter reviews, Timer duration) {

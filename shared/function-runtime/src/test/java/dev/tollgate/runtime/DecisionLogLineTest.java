@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.AdmissionReview;
+import dev.tollgate.admission.EnforcementMode;
 import dev.tollgate.admission.GroupVersionKind;
 import dev.tollgate.admission.GroupVersionResource;
 import dev.tollgate.admission.HandlerResult;
@@ -49,7 +50,7 @@ class DecisionLogLineTest {
         CallResult result = admission(Outcome.ALLOWED, create(), Verdict.allow(), 0, "");
         assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
                 + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
-                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"allowed\",\"status\":200,"
+                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"allowed\",\"decision\":\"allowed\",\"enforcement\":\"enforce\",\"status\":200,"
                 + "\"patchOps\":0,\"latencyMs\":1.234}",
                 PLAIN.line("require-labels", "east", result, "allowed", 1234, false));
     }
@@ -59,9 +60,35 @@ class DecisionLogLineTest {
         CallResult result = admission(Outcome.DENIED, create(), Verdict.deny(422, "missing label \"team\""), 0, "");
         assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
                 + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
-                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"denied\",\"status\":200,"
+                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"denied\",\"decision\":\"denied\",\"enforcement\":\"enforce\",\"status\":200,"
                 + "\"code\":422,\"patchOps\":0,\"latencyMs\":0.5}",
                 PLAIN.line("require-labels", "east", result, "denied", 500, false));
+    }
+
+    @Test
+    void warnedDenialIsAnsweredAllowedAndSaysWhatThePolicyDecided() {
+        CallResult result = new CallResult.Reviewed(new HandlerResult<>(ReviewKind.ADMISSION, 200, BODY,
+                Outcome.ALLOWED, new AdmissionReview(ReviewVersion.V1, create()), Verdict.allow(), 0, "",
+                Outcome.DENIED, EnforcementMode.WARN));
+        assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
+                + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
+                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"allowed\","
+                + "\"decision\":\"denied\",\"enforcement\":\"warn\",\"status\":200,"
+                + "\"patchOps\":0,\"latencyMs\":1.0}",
+                PLAIN.line("require-labels", "east", result, "allowed", 1000, false));
+    }
+
+    @Test
+    void auditedPatchIsNotSent() {
+        CallResult result = new CallResult.Reviewed(new HandlerResult<>(ReviewKind.ADMISSION, 200, BODY,
+                Outcome.ALLOWED, new AdmissionReview(ReviewVersion.V1, create()), Verdict.allow(), 0, "",
+                Outcome.PATCHED, EnforcementMode.AUDIT));
+        assertEquals("{\"uid\":\"u-1\",\"function\":\"always-pull-images\",\"cluster\":\"east\","
+                + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
+                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"allowed\","
+                + "\"decision\":\"patched\",\"enforcement\":\"audit\",\"status\":200,"
+                + "\"patchOps\":0,\"latencyMs\":1.0}",
+                PLAIN.line("always-pull-images", "east", result, "allowed", 1000, false));
     }
 
     @Test
@@ -71,7 +98,7 @@ class DecisionLogLineTest {
         assertEquals("{\"uid\":\"u-1\",\"function\":\"add-defaults\",\"cluster\":\"east\","
                 + "\"operation\":\"UPDATE\",\"kind\":\"Pod\","
                 + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"jos\u00e9 \\\"j\\\"\\tx\","
-                + "\"verdict\":\"patched\",\"status\":200,\"patchOps\":3,\"latencyMs\":2.0}",
+                + "\"verdict\":\"patched\",\"decision\":\"patched\",\"enforcement\":\"enforce\",\"status\":200,\"patchOps\":3,\"latencyMs\":2.0}",
                 PLAIN.line("add-defaults", "east", result, "patched", 2000, false));
     }
 
@@ -93,7 +120,7 @@ class DecisionLogLineTest {
                 "policy did not answer within 2s");
         assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
                 + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
-                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"error\",\"status\":200,"
+                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"error\",\"decision\":\"error\",\"enforcement\":\"enforce\",\"status\":200,"
                 + "\"code\":500,\"patchOps\":0,\"latencyMs\":2000.0,\"deadlineExceeded\":true,"
                 + "\"error\":\"policy did not answer within 2s\"}",
                 PLAIN.line("require-labels", "east", result, "error", 2_000_000, true));
@@ -121,7 +148,7 @@ class DecisionLogLineTest {
         assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
                 + "\"operation\":\"CONVERT\","
                 + "\"kind\":\"Widget\",\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":2,"
-                + "\"verdict\":\"converted\",\"status\":200,\"latencyMs\":0.75}",
+                + "\"verdict\":\"converted\",\"decision\":\"converted\",\"enforcement\":\"enforce\",\"status\":200,\"latencyMs\":0.75}",
                 PLAIN.line("crd-conversion", "east", result, "converted", 750, false));
     }
 
@@ -132,7 +159,7 @@ class DecisionLogLineTest {
         assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
                 + "\"operation\":\"CONVERT\","
                 + "\"kind\":\"Widget\",\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":1,"
-                + "\"verdict\":\"failed\",\"status\":200,\"latencyMs\":0.75,\"error\":\"v2 has no field size\"}",
+                + "\"verdict\":\"failed\",\"decision\":\"failed\",\"enforcement\":\"enforce\",\"status\":200,\"latencyMs\":0.75,\"error\":\"v2 has no field size\"}",
                 PLAIN.line("crd-conversion", "east", result, "failed", 750, false));
     }
 
@@ -150,7 +177,7 @@ class DecisionLogLineTest {
         CallResult result = admission(Outcome.ALLOWED, create(), Verdict.allow(), 0, "");
         assertEquals("{\"uid\":\"u-1\",\"function\":\"require-labels\",\"cluster\":\"east\","
                 + "\"operation\":\"CREATE\",\"kind\":\"Pod\","
-                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"allowed\",\"status\":200,"
+                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"allowed\",\"decision\":\"allowed\",\"enforcement\":\"enforce\",\"status\":200,"
                 + "\"patchOps\":0,\"latencyMs\":1.234,\"object\":" + POD + ",\"oldObject\":null}",
                 WITH_OBJECTS.line("require-labels", "east", result, "allowed", 1234, false));
     }
@@ -161,7 +188,7 @@ class DecisionLogLineTest {
         CallResult result = admission(Outcome.PATCHED, update, Verdict.allow(), 1, "");
         assertEquals("{\"uid\":\"u-1\",\"function\":\"add-defaults\",\"cluster\":\"east\","
                 + "\"operation\":\"UPDATE\",\"kind\":\"Pod\","
-                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"patched\",\"status\":200,"
+                + "\"namespace\":\"shop\",\"name\":\"web\",\"user\":\"alice\",\"verdict\":\"patched\",\"decision\":\"patched\",\"enforcement\":\"enforce\",\"status\":200,"
                 + "\"patchOps\":1,\"latencyMs\":3.5,\"deadlineExceeded\":true,\"object\":" + POD
                 + ",\"oldObject\":" + OLD_POD + "}",
                 WITH_OBJECTS.line("add-defaults", "east", result, "patched", 3500, true));
@@ -174,7 +201,7 @@ class DecisionLogLineTest {
         assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
                 + "\"operation\":\"CONVERT\","
                 + "\"kind\":\"Widget\",\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":2,"
-                + "\"verdict\":\"converted\",\"status\":200,\"latencyMs\":0.75,\"objects\":[" + WIDGET_1 + ","
+                + "\"verdict\":\"converted\",\"decision\":\"converted\",\"enforcement\":\"enforce\",\"status\":200,\"latencyMs\":0.75,\"objects\":[" + WIDGET_1 + ","
                 + WIDGET_2 + "]}",
                 WITH_OBJECTS.line("crd-conversion", "east", result, "converted", 750, false));
     }
@@ -184,7 +211,7 @@ class DecisionLogLineTest {
         CallResult result = conversion(HandlerResult.Outcome.CONVERTED, List.of(), "");
         assertEquals("{\"uid\":\"c-1\",\"function\":\"crd-conversion\",\"cluster\":\"east\","
                 + "\"operation\":\"CONVERT\",\"kind\":\"\","
-                + "\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":0,\"verdict\":\"converted\","
+                + "\"desiredAPIVersion\":\"shop.tollgate.dev/v2\",\"objectCount\":0,\"verdict\":\"converted\",\"decision\":\"converted\",\"enforcement\":\"enforce\","
                 + "\"status\":200,\"latencyMs\":0.75}",
                 WITH_OBJECTS.line("crd-conversion", "east", result, "converted", 750, false));
     }

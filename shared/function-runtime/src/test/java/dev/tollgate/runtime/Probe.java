@@ -1,13 +1,11 @@
 package dev.tollgate.runtime;
 
-import static io.restassured.RestAssured.given;
 
 import java.net.URI;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import dev.tollgate.testing.ManagementEndpoints;
 import dev.tollgate.testing.Manifests;
 import dev.tollgate.testing.Pods;
 import dev.tollgate.testing.ReviewBuilder;
@@ -30,7 +28,7 @@ final class Probe {
 
     /** The function's Prometheus metrics, from the management port (the main port does not serve them). */
     static String metrics() {
-        return given().get(management("/q/metrics")).then().statusCode(200).extract().asString();
+        return ManagementEndpoints.metrics();
     }
 
     /** {@code path} on the management interface of the application under test (its port is random in tests). */
@@ -41,18 +39,6 @@ final class Probe {
 
     /** The value of the metric line that starts with {@code name{} and holds every given label. */
     static double metric(String text, String name, String... labels) {
-        double sum = 0;
-        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE);
-        Matcher m = line.matcher(text);
-        while (m.find()) {
-            boolean all = true;
-            for (String l : labels) {
-                all &= m.group(1).contains(l);
-            }
-            if (all) {
-                sum += Double.parseDouble(m.group(2));
-            }
-        }
-        return sum;
+        return ManagementEndpoints.metric(text, name, labels);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tollgate.terraform;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -90,7 +91,26 @@ class ValidateTest {
                     assertTrue(flat.contains("secretName = \"tollgate-callers-require-labels\""), plan.output());
                     assertFalse(flat.contains("TOLLGATE_AUTH_PATH_TOKEN_FILES"), plan.output());
                     assertFalse(plan.output().contains("east-rl-0123456789ab"), plan.output());
+                    assertFalse(flat.contains("TOLLGATE_ENFORCEMENT_"), plan.output());
+                    // Enforcement modes: into each Service's environment, where the runtime reads them.
+                    Terraform.Result modes = Terraform.runOk(copy, "plan", "-input=false", "-no-color",
+                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS,
+                            "-var=enforcement={functions={always-pull-images=\"audit\"},clusters={west=\"warn\"}}");
+                    String withModes = modes.flat();
+                    assertTrue(withModes.contains("name = \"TOLLGATE_ENFORCEMENT_MODE\" + value = \"audit\""),
+                            modes.output());
+                    assertEquals(2, count(withModes, "name = \"TOLLGATE_ENFORCEMENT_CLUSTER_MODES\" + value = "
+                            + "\"west=warn\""), modes.output());
+                    assertEquals(1, count(withModes, "TOLLGATE_ENFORCEMENT_MODE\""), modes.output());
                 }));
+    }
+
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
     }
 
     /** What TF_VAR_path_tokens holds for the example's clusters and functions (throwaway values). */

@@ -10,6 +10,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -40,6 +42,28 @@ public final class ManagementEndpoints {
         }
         URI base = URI.create(ConfigProvider.getConfig().getValue("test.management.url", String.class));
         return base.getScheme() + "://" + base.getHost() + ":" + base.getPort() + path;
+    }
+
+    /** The function's Prometheus metrics, from the management port. */
+    public static String metrics() {
+        return given().get(url("/q/metrics")).then().statusCode(200).extract().asString();
+    }
+
+    /** The sum of the samples of metric {@code name} in {@code text} whose labels hold every one of {@code labels}. */
+    public static double metric(String text, String name, String... labels) {
+        double sum = 0;
+        Matcher m = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE)
+                .matcher(text);
+        while (m.find()) {
+            boolean all = true;
+            for (String label : labels) {
+                all &= m.group(1).contains(label);
+            }
+            if (all) {
+                sum += Double.parseDouble(m.group(2));
+            }
+        }
+        return sum;
     }
 
     /**

@@ -1,0 +1,85 @@
+package dev.tollgate.runtime;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import dev.tollgate.admission.EnforcementMode;
+import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/**
+ * The enforcement mode of a call: the caller's cluster's ({@code tollgate.enforcement.cluster-modes}), else the
+ * function's ({@code tollgate.enforcement.mode}). Read at startup, where a bad value stops the function.
+ */
+@Startup
+@ApplicationScoped
+public class EnforcementModes {
+
+    static final String MODE = "tollgate.enforcement.mode";
+    static final String CLUSTER_MODES = "tollgate.enforcement.cluster-modes";
+
+    private static final Logger LOG = Logger.getLogger(EnforcementModes.class);
+    // The names CallerClusters accepts for a cluster.
+    private static final Pattern CLUSTER = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+    private final EnforcementMode mode;
+    private final Map<String, EnforcementMode> clusters;
+
+    EnforcementModes() {
+        this.mode = null; // for CDI proxies
+        this.clusters = null;
+    }
+
+    @Inject
+    public EnforcementModes(EnforcementConfig config) {
+        this(config.mode(), config.clusterModes().orElse(""));
+    }
+
+    /** @throws ConfigurationException one line naming the property and the value that is wrong */
+    EnforcementModes(String mode, String clusterModes) {
+        try {
+            this.mode = EnforcementMode.parse(mode, MODE);
+            this.clusters = parse(clusterModes);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(e.getMessage());
+        }
+        if (this.mode != EnforcementMode.ENFORCE || !clusters.isEmpty()) {
+            StringBuilder perCluster = new StringBuilder();
+            clusters.forEach((c, m) -> perCluster.append(perCluster.isEmpty() ? "; clusters: " : ", ").append(c)
+                    .append('=').append(m.label()));
+            LOG.infof("enforcement: %s%s", this.mode.label(), perCluster);
+        }
+    }
+
+    /** The mode of a call from {@code cluster}. */
+    public EnforcementMode forCluster(String cluster) {
+        return clusters.getOrDefault(cluster, mode);
+    }
+
+    private static Map<String, EnforcementMode> parse(String value) {
+        Map<String, EnforcementMode> modes = new LinkedHashMap<>();
+        if (value.isBlank()) {
+            return Map.of();
+        }
+        for (String entry : value.split(",", -1)) {
+            int eq = entry.indexOf('=');
+            String cluster = eq < 0 ? "" : entry.substring(0, eq).strip();
+            if (eq < 0 || !CLUSTER.matcher(cluster).matches()) {
+                throw new IllegalArgumentException(CLUSTER_MODES + "=" + value + ": '" + entry.strip()
+                        + "' is not <cluster>=<mode> with a cluster name (a DNS label)");
+            }
+            EnforcementMode m = EnforcementMode.parse(entry.substring(eq + 1), CLUSTER_MODES + " " + cluster);
+            if (modes.put(cluster, m) != null) {
+                throw new IllegalArgumentException(CLUSTER_MODES + "=" + value + ": cluster '" + cluster
+                        + "' is given twice");
+            }
+        }
+        return Map.copyOf(modes);
+    }
+}

@@ -1,0 +1,99 @@
+# The environment each service gets for its mode, and the inputs the functions would refuse, refused at plan time.
+
+variables {
+  services = {
+    "require-labels"     = ["require-labels"]
+    "always-pull-images" = ["always-pull-images"]
+    "all-in-one"         = ["pod-security", "cel-policy"]
+  }
+}
+
+run "default_writes_nothing" {
+  command = plan
+  assert {
+    condition     = length(output.environment) == 3 && alltrue([for e in values(output.environment) : length(e) == 0])
+    error_message = "enforce everywhere is the functions' default: no variable written"
+  }
+}
+
+run "modes_per_function_and_cluster" {
+  command = plan
+  variables {
+    enforcement = {
+      mode      = "warn"
+      functions = { "always-pull-images" = "audit", "require-labels" = "enforce" }
+      clusters  = { west = "audit", east = "warn" }
+    }
+  }
+  assert {
+    condition     = output.environment["always-pull-images"] == tomap({ TOLLGATE_ENFORCEMENT_MODE = "audit", TOLLGATE_ENFORCEMENT_CLUSTER_MODES = "east=warn,west=audit" })
+    error_message = "the function's own mode, and the clusters' in name order"
+  }
+  assert {
+    condition     = output.environment["require-labels"] == tomap({ TOLLGATE_ENFORCEMENT_CLUSTER_MODES = "east=warn,west=audit" })
+    error_message = "enforce is the default mode: only the clusters' modes are written"
+  }
+  assert {
+    condition     = output.environment["all-in-one"]["TOLLGATE_ENFORCEMENT_MODE"] == "warn"
+    error_message = "a bundle whose functions set no mode gets the default mode"
+  }
+}
+
+run "bundle_functions_share_a_mode" {
+  command = plan
+  variables {
+    enforcement = { functions = { "pod-security" = "audit", "cel-policy" = "audit" } }
+  }
+  assert {
+    condition     = output.environment["all-in-one"] == tomap({ TOLLGATE_ENFORCEMENT_MODE = "audit" })
+    error_message = "the bundle's mode is its functions' shared one"
+  }
+}
+
+run "bundle_functions_with_two_modes" {
+  command = plan
+  variables {
+    enforcement = { functions = { "pod-security" = "audit" } }
+  }
+  expect_failures = [output.environment]
+}
+
+run "unknown_function" {
+  command = plan
+  variables {
+    enforcement = { functions = { "require-label" = "audit" } }
+  }
+  expect_failures = [output.environment]
+}
+
+run "bad_mode" {
+  command = plan
+  variables {
+    enforcement = { mode = "dryrun" }
+  }
+  expect_failures = [var.enforcement]
+}
+
+run "bad_function_mode" {
+  command = plan
+  variables {
+    enforcement = { functions = { "require-labels" = "Deny" } }
+  }
+  expect_failures = [var.enforcement]
+}
+
+run "bad_cluster_mode" {
+  command = plan
+  variables {
+    enforcement = { clusters = { east = "monitor" } }
+  }
+  expect_failures = [var.enforcement]
+}
+
+run "bad_cluster_name" {
+  command = plan
+  variables {
+    enforcement = { clusters = { East_1 = "warn" } }
+  }
+  expect_failures = [var.enforcement]
+}
