@@ -29,6 +29,9 @@ trap 'rm -f "$lua" "$log"; [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null || true'
 requests() { sed -n 's/^ *\([0-9]*\) requests in.*/\1/p'; }
 # CPU time (user + system, in clock ticks) the function's process has used so far.
 cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# Times the process's threads have waited (voluntary context switches, summed over its threads): hand-offs between
+# threads show up here, and unlike time this count does not depend on how busy the machine is.
+waits() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ {n += $2} END {print n}'; }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $app"
 for i in $(seq 1 "$runs"); do
@@ -51,10 +54,12 @@ for i in $(seq 1 "$runs"); do
   first=$(wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" | requests)
   wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" >/dev/null
   ticks=$(cputicks "$pid")
+  switches=$(waits "$pid")
   steady=$(wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" | requests)
   # CPU per request is steadier than requests per second on a shared machine.
   cpu_us=$(( ($(cputicks "$pid") - ticks) * 1000000 / $(getconf CLK_TCK) / steady ))
+  waits_per=$(awk -v n="$(( $(waits "$pid") - switches ))" -v r="$steady" 'BEGIN {printf "%.2f", n / r}')
   grep -q '"status":[45]' "$log" && echo "warning: error answers in the log" >&2
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
-  echo "run $i: first 10 s: $first requests ($((first / 10))/s); steady 10 s after 10 s of warm-up: $steady requests ($((steady / 10))/s, ${cpu_us} us of server CPU per request)"
+  echo "run $i: first 10 s: $first requests ($((first / 10))/s); steady 10 s after 10 s of warm-up: $steady requests ($((steady / 10))/s, ${cpu_us} us of server CPU per request, ${waits_per} thread waits per request)"
 done

@@ -4,7 +4,8 @@ import static dev.tollgate.admission.JsonFields.requiredString;
 import static dev.tollgate.admission.JsonFields.truncate;
 import static dev.tollgate.admission.JsonFields.type;
 
-import com.fasterxml.jackson.core.JsonParser;
+import java.io.InputStream;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -45,12 +46,11 @@ public abstract class ReviewCodec<R extends Review> {
     }
 
     /**
-     * Reads one review from a parser positioned before it (e.g. Funqy HTTP's, handed to a deserializer) and
-     * validates it, within this codec's limits whatever the parser's own constraints. Data after the review is an
-     * error, as in {@link #decode(byte[])}.
+     * Parses and validates a review request body the caller has already read within the byte limit (e.g. a web
+     * server's buffer, read in place), as {@link #decode(byte[])} does.
      */
-    public R decode(JsonParser parser) throws ReviewDecodeException {
-        return decode(json.readDocument(parser, kind.expected()));
+    public R decode(InputStream body) throws ReviewDecodeException {
+        return decode(json.parseBody(body, kind.expected()));
     }
 
     /** Validates an already parsed review request. */

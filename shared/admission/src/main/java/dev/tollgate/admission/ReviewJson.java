@@ -4,12 +4,12 @@ import static dev.tollgate.admission.JsonFields.firstLine;
 import static dev.tollgate.admission.JsonFields.location;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,7 +24,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class ReviewJson {
 
     private final AdmissionLimits limits;
-    private final StreamReadConstraints constraints;
     private final ObjectMapper mapper;
 
     public ReviewJson() {
@@ -33,9 +32,8 @@ public final class ReviewJson {
 
     public ReviewJson(AdmissionLimits limits) {
         this.limits = limits;
-        this.constraints = limits.streamReadConstraints();
         JsonFactory factory = JsonFactory.builder()
-                .streamReadConstraints(constraints)
+                .streamReadConstraints(limits.streamReadConstraints())
                 .build();
         // Duplicate keys would let two readers of the same body see different objects.
         factory.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
@@ -73,14 +71,24 @@ public final class ReviewJson {
     }
 
     /**
-     * Reads one JSON document from a parser positioned before it (a body parser, or Funqy HTTP's handed to a
-     * deserializer): these nesting, string and token limits apply whatever constraints the parser was made with (a
-     * parser {@link #mapper()} makes has them already), and data after the document is an error.
+     * Parses an untrusted request body the caller has already read within {@link AdmissionLimits#maxBodyBytes()}
+     * (a web server's buffer, read in place), as {@link #parseBody(byte[], String)} does.
      *
      * @param expected what the body should hold, for messages, e.g. "a ConversionReview"
      */
-    public JsonNode readDocument(JsonParser given, String expected) throws ReviewDecodeException {
-        JsonParser parser = LimitedParser.within(given, constraints);
+    public JsonNode parseBody(InputStream body, String expected) throws ReviewDecodeException {
+        try (JsonParser parser = mapper.createParser(body)) {
+            return readDocument(parser, expected);
+        } catch (IOException e) {
+            throw new ReviewDecodeException("body could not be read: " + firstLine(e.getMessage()));
+        }
+    }
+
+    /**
+     * Reads one JSON document from a parser of {@link #mapper()} (so the nesting, string and token limits apply as
+     * it reads); data after the document is an error.
+     */
+    private JsonNode readDocument(JsonParser parser, String expected) throws ReviewDecodeException {
         try {
             JsonNode root = mapper.readTree(parser);
             if (root == null || root.isMissingNode()) {

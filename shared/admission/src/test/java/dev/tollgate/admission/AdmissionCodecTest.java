@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -218,33 +219,40 @@ class AdmissionCodecTest {
                 e.getMessage());
     }
 
-    /**
-     * A parser made elsewhere with looser constraints (here Jackson's defaults, as a framework's ObjectMapper made
-     * before the function's configuration was read) is read under the codec's own limits, with Jackson's messages.
-     */
+    /** A body read as a stream (a web server's buffer, in place) meets the same limits, with Jackson's messages. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "depth  | Document nesting depth (33) exceeds the maximum allowed (32",
             "string | String value length (2049) exceeds the maximum allowed (2048",
             "tokens | Token count (1025) exceeds the maximum allowed (1024" })
-    void theCodecsLimitsApplyToAParserMadeWithOtherConstraints(String limit, String message) throws Exception {
+    void theLimitsApplyToABodyReadAsAStream(String limit, String message) {
         AdmissionCodec small = new AdmissionCodec(new AdmissionLimits(1 << 20, 32, 2048, 1024));
         String body = switch (limit) {
             case "depth" -> "{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}";
             case "string" -> "{\"a\":\"" + "x".repeat(2049) + "\"}";
             default -> "{\"a\":[" + "1,".repeat(1100) + "1]}";
         };
-        try (var foreign = new ObjectMapper().createParser(body.getBytes(StandardCharsets.UTF_8))) {
-            ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
-                    () -> small.json().readDocument(foreign, "an AdmissionReview"));
-            assertEquals(400, e.status());
-            assertTrue(e.getMessage().startsWith("body exceeds a parser limit: " + message), e.getMessage());
-        }
-        // Within the limits, the same kind of parser reads the whole document.
-        try (var foreign = new ObjectMapper().createParser("{\"a\":[[\"x\"]],\"b\":{}}".getBytes())) {
-            assertEquals("x",
-                    small.json().readDocument(foreign, "an AdmissionReview").path("a").path(0).path(0).asText());
-        }
+        ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
+                () -> small.decode(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8))));
+        assertEquals(400, e.status());
+        assertTrue(e.getMessage().startsWith("body exceeds a parser limit: " + message), e.getMessage());
+    }
+
+    @Test
+    void aBodyReadAsAStreamDecodesAsFromBytes() throws Exception {
+        byte[] body = FULL_REQUEST.getBytes(StandardCharsets.UTF_8);
+        AdmissionReview fromBytes = codec.decode(body);
+        AdmissionReview fromStream = codec.decode(new ByteArrayInputStream(body));
+        // KubeObject has no equals of its own: the record's other fields, then the objects' JSON.
+        assertEquals(fromBytes.toString(), fromStream.toString());
+        assertEquals(fromBytes.request().object().json(), fromStream.request().object().json());
+        assertEquals(fromBytes.request().oldObject().json(), fromStream.request().oldObject().json());
+        ReviewDecodeException trailing = assertThrows(ReviewDecodeException.class,
+                () -> codec.decode(new ByteArrayInputStream("{\"a\":1} {}".getBytes())));
+        assertEquals("body is not valid JSON: data after the AdmissionReview (line 1, column 10)",
+                trailing.getMessage());
+        assertEquals("empty body: expected an AdmissionReview JSON object", assertThrows(ReviewDecodeException.class,
+                () -> codec.decode(new ByteArrayInputStream(new byte[0]))).getMessage());
     }
 
     private void assertDecodeError(String body, String expected) {

@@ -85,12 +85,12 @@ public class ReviewCodecs {
     }
 
     /**
-     * A parser of this function's codec over {@code body}, read in place: made when the function runs, so it parses
-     * within the configured limits itself (Funqy's parser comes from an ObjectMapper set up at static init, before
-     * they are known, and would have to be checked token by token).
+     * The body the edge read (within the byte limit) as a stream, read in place, for the codec to parse with its
+     * own parser: made when the function runs, so it parses within the configured limits (Funqy's parser comes
+     * from an ObjectMapper set up at static init, before they are known).
      */
-    JsonParser parser(Buffer body) throws IOException {
-        return json().mapper().createParser(new BufferInput(body));
+    InputStream input(Buffer body) {
+        return new BufferInput(body);
     }
 
     /**

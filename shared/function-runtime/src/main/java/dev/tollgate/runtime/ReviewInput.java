@@ -15,8 +15,9 @@ import io.vertx.core.Vertx;
 /**
  * The input of the review function: the request body decoded by the codec of the policy its path resolves to (or
  * the reason it could not be), bound by Funqy HTTP with Jackson, the documented way: {@link JsonDeserialize} names
- * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's) calls with its parser at the body's first token; the codec then reads the body the edge holds with its own parser, made
- * when the function runs with the configured limits. Funqy binds on the event loop; the review is parsed once.
+ * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's) calls with its parser at the body's
+ * first token; the codec then reads the body the edge holds as a stream, with its own parser, made when the function
+ * runs with the configured limits. Funqy binds on the event loop; the review is parsed once.
  */
 @JsonDeserialize(using = ReviewInput.Reader.class)
 public final class ReviewInput {
@@ -42,11 +43,10 @@ public final class ReviewInput {
             if (call == null || call.body() == null) {
                 throw new IllegalStateException("a review reached the function without passing the edge");
             }
-            // The body is read by the codec's own parser, not by Funqy's (positioned at the first token, and left
-            // there: Funqy's mapper does not look for trailing tokens). Funqy's parser, made before the limits are
-            // known, would need every token checked against them by a wrapper.
-            try (JsonParser body = call.codecs.parser(call.body())) {
-                call.bound(call.policy.decode(call.codecs, body, call.cluster));
+            // The codec reads the body the edge holds with its own parser, made with the configured limits; Funqy's
+            // parser (made before the limits are known) stays at the first token.
+            try {
+                call.bound(call.policy.decode(call.codecs, call.codecs.input(call.body()), call.cluster));
                 return new ReviewInput(call, null);
             } catch (ReviewDecodeException e) {
                 call.bound(null);

@@ -1,6 +1,6 @@
 package dev.tollgate.runtime;
 
-import com.fasterxml.jackson.core.JsonParser;
+import java.io.InputStream;
 
 import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.admission.ReviewDecodeException;
@@ -21,10 +21,10 @@ sealed interface ServedPolicy {
     ReviewKind kind();
 
     /**
-     * Reads this policy's review from {@code parser} (positioned at the body's first token), sent by {@code cluster}
-     * (the caller's, which an admission request carries to its policy).
+     * Reads this policy's review from {@code body} (the request body the edge read), sent by {@code cluster} (the
+     * caller's, which an admission request carries to its policy).
      */
-    DecodedReview<?, ?> decode(ReviewCodecs codecs, JsonParser parser, String cluster) throws ReviewDecodeException;
+    DecodedReview<?, ?> decode(ReviewCodecs codecs, InputStream body, String cluster) throws ReviewDecodeException;
 
     record Admission(String name, AdmissionPolicy policy) implements ServedPolicy {
 
@@ -34,10 +34,10 @@ sealed interface ServedPolicy {
         }
 
         @Override
-        public DecodedReview<?, ?> decode(ReviewCodecs codecs, JsonParser parser, String cluster)
+        public DecodedReview<?, ?> decode(ReviewCodecs codecs, InputStream body, String cluster)
                 throws ReviewDecodeException {
             return new DecodedReview<>(codecs.admission(), name, policy,
-                    codecs.admission().codec().decode(parser).withCluster(cluster));
+                    codecs.admission().codec().decode(body).withCluster(cluster));
         }
     }
 
@@ -49,9 +49,9 @@ sealed interface ServedPolicy {
         }
 
         @Override
-        public DecodedReview<?, ?> decode(ReviewCodecs codecs, JsonParser parser, String cluster)
+        public DecodedReview<?, ?> decode(ReviewCodecs codecs, InputStream body, String cluster)
                 throws ReviewDecodeException {
-            return new DecodedReview<>(codecs.conversion(), name, policy, codecs.conversion().codec().decode(parser));
+            return new DecodedReview<>(codecs.conversion(), name, policy, codecs.conversion().codec().decode(body));
         }
     }
 }

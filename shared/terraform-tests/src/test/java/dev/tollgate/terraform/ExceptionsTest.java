@@ -2,14 +2,17 @@ package dev.tollgate.terraform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.GroupVersionKind;
@@ -24,6 +28,8 @@ import dev.tollgate.admission.GroupVersionResource;
 import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.UserInfo;
+import dev.tollgate.admission.exceptions.RequestException;
+import dev.tollgate.admission.exceptions.RequestExceptions;
 import dev.tollgate.cel.MatchConditions;
 import dev.tollgate.cel.MatchConditions.Outcome;
 import dev.tollgate.cel.NamedExpression;
@@ -64,6 +70,8 @@ class ExceptionsTest {
             """;
 
     private static MatchConditions conditions;
+    /** The same file as a function reads it (shared/admission), to apply what the API server cannot. */
+    private static RequestExceptions inFunction;
     private static JsonNode outputs;
 
     @BeforeAll
@@ -77,6 +85,7 @@ class ExceptionsTest {
             named.add(new NamedExpression(c.path("name").asText(), c.path("expression").asText()));
         }
         conditions = MatchConditions.compile(named);
+        inFunction = RequestExceptions.parse(new YAMLMapper().readTree(EXCEPTIONS), "Exceptions file");
     }
 
     static Path harness(String name, String exceptionsYaml) throws IOException {
@@ -205,6 +214,11 @@ class ExceptionsTest {
         Terraform.Result plan = Terraform.run(dir, "plan", "-input=false", "-no-color");
         assertFalse(plan.ok(), plan.output());
         String text = plan.flat();
+        // The function reads the same file with the same words (but for the selector, which it reads with
+        // shared/admission's LabelSelector, and the catalog, which it does not have).
+        List<String> functionSide = assertThrows(IllegalArgumentException.class, () -> RequestExceptions.parse(
+                new YAMLMapper().readTree(Files.readString(dir.resolve("exceptions.yaml"))), "Exceptions file"))
+                .getMessage().lines().toList();
         for (String line : List.of(
                 "Exceptions file: exception \"Legacy_Shop\": name must be a DNS label (lower-case letters, digits and '-', at most 63 characters).",
                 "Exceptions file: exception \"typo\": unknown field(s) match.namespace (known: name, functions, match, reason, expires; match: namespaces, names, namespace_labels, object_labels, users, groups, service_accounts, operations).",
@@ -213,6 +227,9 @@ class ExceptionsTest {
                 "Exceptions file: exception \"why\": reason is missing (say why the exception exists, for the review).",
                 "Exceptions file: exception \"when\": expires \"31.12.2026\" is not an RFC 3339 timestamp (e.g. 2026-12-31T00:00:00Z; every exception ends).")) {
             assertTrue(text.contains(line), "expected \"" + line + "\" in:\n" + plan.output());
+            if (!line.contains("match.object_labels")) {
+                assertTrue(functionSide.contains(line), "expected \"" + line + "\" in:\n" + functionSide);
+            }
         }
 
         Files.writeString(dir.resolve("exceptions.yaml"), """
@@ -229,15 +246,21 @@ class ExceptionsTest {
         assertTrue(plan.flat().contains(line), "expected \"" + line + "\" in:\n" + plan.output());
     }
 
+    /** Skipped by the API server's condition, and excepted by the same exception where the function applies it. */
     private static void assertSkippedBy(String condition, AdmissionRequest request) {
         MatchConditions.Result r = conditions.evaluate(request);
         assertEquals(Outcome.NO_MATCH, r.outcome(), request + ": " + r);
         assertEquals(condition, r.condition(), request.toString());
+        assertEquals(Optional.of(condition.substring("exception.tollgate.dev/".length())),
+                inFunction.exceptedBy("require-labels", request, Instant.now()).map(RequestException::name),
+                "the function's own reading of the file: " + request);
     }
 
     private static void assertCalled(AdmissionRequest request) {
         MatchConditions.Result r = conditions.evaluate(request);
         assertEquals(Outcome.MATCH, r.outcome(), request + ": " + r);
+        assertEquals(Optional.empty(), inFunction.exceptedBy("require-labels", request, Instant.now()),
+                "the function's own reading of the file: " + request);
     }
 
     private static AdmissionRequest deployment(Operation op, String namespace, String username,
