@@ -48,8 +48,21 @@ module "registration" {
 }
 
 locals {
-  clusters_dir = "/etc/tollgate/clusters"
-  callers_dir  = "/var/run/tollgate/callers"
+  clusters_dir   = "/etc/tollgate/clusters"
+  callers_dir    = "/var/run/tollgate/callers"
+  exceptions_dir = "/etc/tollgate/exceptions"
+
+  # The exceptions file, also for the functions: each applies the exceptions for it that reach it (those the API
+  # server cannot apply on a cluster's version, exceptions_applied_by_function; shared/function-runtime README,
+  # "Exceptions"). Mounted from a ConfigMap; its hash on the Services' templates makes a new revision when it changes,
+  # since the functions read it when they start.
+  exceptions_yaml = var.exceptions_file == null ? null : file(var.exceptions_file)
+  exceptions_config_map = local.exceptions_yaml == null ? null : {
+    apiVersion = "v1"
+    kind       = "ConfigMap"
+    metadata   = { name = "tollgate-exceptions", namespace = var.functions_namespace, labels = { "app.kubernetes.io/managed-by" = "tollgate-terraform" } }
+    data       = { "exceptions.yaml" = local.exceptions_yaml }
+  }
 
   # The Services that check path tokens (their committed manifest reads TOLLGATE_AUTH_PATH_TOKEN_FILES) get, instead,
   # one token file per governed cluster (tollgate.auth.clusters-dir): the runtime maps each token to its cluster, so
@@ -79,6 +92,11 @@ locals {
     }
   }
 
+  template_metadata = {
+    for s, m in local.manifests : s => merge(try(m.spec.template.metadata, {}), { annotations = merge(try(m.spec.template.metadata.annotations, {}),
+    local.exceptions_yaml == null ? {} : { "tollgate.dev/exceptions-sha256" = sha256(local.exceptions_yaml) }) })
+  }
+
   # The committed manifests with what Terraform decides: the namespace (functions_namespace; the committed manifests
   # name none, so kubectl would apply them in its context's), the image the deployer deployed (var.images), the request
   # timeout and the deadline from the same budget as the webhooks' timeoutSeconds (no hand-run step), the enforcement
@@ -86,27 +104,30 @@ locals {
   # functions that read namespaces (the CEL ones: they run as a ServiceAccount of their own), the governed clusters'
   # connections mounted where tollgate.clusters.dir points.
   knative_services = {
-    for s, m in local.manifests : s => merge(m, { metadata = merge(m.metadata, { namespace = var.functions_namespace }), spec = merge(m.spec, { template = merge(m.spec.template, { spec = merge(m.spec.template.spec, {
+    for s, m in local.manifests : s => merge(m, { metadata = merge(m.metadata, { namespace = var.functions_namespace }), spec = merge(m.spec, { template = merge(m.spec.template, { metadata = local.template_metadata[s], spec = merge(m.spec.template.spec, {
       timeoutSeconds = local.service_timeouts[s].request_timeout_seconds
       containers = [for i, c in m.spec.template.spec.containers : i > 0 ? c : merge(c, {
         image = lookup(var.images, s, c.image)
         env = concat(
-          [for e in try(c.env, []) : e if !contains(["TOLLGATE_DEADLINE_TIMEOUT", "TOLLGATE_CLUSTERS_DIR", "TOLLGATE_AUTH_PATH_TOKEN_FILES", "TOLLGATE_AUTH_CLUSTERS_DIR", "TOLLGATE_ENFORCEMENT_MODE", "TOLLGATE_ENFORCEMENT_CLUSTER_MODES"], e.name)],
+          [for e in try(c.env, []) : e if !contains(["TOLLGATE_DEADLINE_TIMEOUT", "TOLLGATE_CLUSTERS_DIR", "TOLLGATE_AUTH_PATH_TOKEN_FILES", "TOLLGATE_AUTH_CLUSTERS_DIR", "TOLLGATE_ENFORCEMENT_MODE", "TOLLGATE_ENFORCEMENT_CLUSTER_MODES", "TOLLGATE_EXCEPTIONS_FILE"], e.name)],
           [{ name = "TOLLGATE_DEADLINE_TIMEOUT", value = "${local.service_timeouts[s].internal_deadline_ms}ms" }],
           [for k in sort(keys(module.enforcement.environment[s])) : { name = k, value = module.enforcement.environment[s][k] }],
           can(m.spec.template.spec.serviceAccountName) ? [{ name = "TOLLGATE_CLUSTERS_DIR", value = local.clusters_dir }] : [],
           contains(local.token_services, s) ? [{ name = "TOLLGATE_AUTH_CLUSTERS_DIR", value = local.callers_dir }] : [],
+          local.exceptions_yaml == null ? [] : [{ name = "TOLLGATE_EXCEPTIONS_FILE", value = "${local.exceptions_dir}/exceptions.yaml" }],
         )
         volumeMounts = concat(
-          [for v in try(c.volumeMounts, []) : v if !contains(["tollgate-clusters", "tollgate-callers"], v.name) && !(contains(local.token_services, s) && v.name == "tollgate-auth")],
+          [for v in try(c.volumeMounts, []) : v if !contains(["tollgate-clusters", "tollgate-callers", "tollgate-exceptions"], v.name) && !(contains(local.token_services, s) && v.name == "tollgate-auth")],
           can(m.spec.template.spec.serviceAccountName) ? [{ name = "tollgate-clusters", mountPath = local.clusters_dir, readOnly = true }] : [],
           contains(local.token_services, s) ? [{ name = "tollgate-callers", mountPath = local.callers_dir, readOnly = true }] : [],
+          local.exceptions_yaml == null ? [] : [{ name = "tollgate-exceptions", mountPath = local.exceptions_dir, readOnly = true }],
         )
       })]
       volumes = concat(
-        [for v in try(m.spec.template.spec.volumes, []) : v if !contains(["tollgate-clusters", "tollgate-callers"], v.name) && !(contains(local.token_services, s) && v.name == "tollgate-auth")],
+        [for v in try(m.spec.template.spec.volumes, []) : v if !contains(["tollgate-clusters", "tollgate-callers", "tollgate-exceptions"], v.name) && !(contains(local.token_services, s) && v.name == "tollgate-auth")],
         can(m.spec.template.spec.serviceAccountName) ? [{ name = "tollgate-clusters", secret = { secretName = "tollgate-clusters", defaultMode = 292 } }] : [],
         contains(local.token_services, s) ? [{ name = "tollgate-callers", secret = { secretName = "tollgate-callers-${s}", defaultMode = 292 } }] : [],
+        local.exceptions_yaml == null ? [] : [{ name = "tollgate-exceptions", configMap = { name = "tollgate-exceptions" } }],
       )
     }) }) }) })
   }
@@ -130,6 +151,7 @@ output "knative_services" {
 output "knative_manifests_yaml" {
   description = "For the functions' cluster: the clusters Secret, each Service's per-cluster token files and the Knative Services (terraform output -raw knative_manifests_yaml | kubectl --context functions apply -f -)."
   value = join("---\n", concat([module.registration.clusters_secret_yaml],
+    local.exceptions_config_map == null ? [] : [yamlencode(local.exceptions_config_map)],
     [for s in sort(keys(local.callers_secrets)) : yamlencode(local.callers_secrets[s])],
   [for s in sort(keys(local.knative_services)) : yamlencode(local.knative_services[s])]))
   sensitive = true

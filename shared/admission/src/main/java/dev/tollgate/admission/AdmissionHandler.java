@@ -1,20 +1,29 @@
 package dev.tollgate.admission;
 
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.exceptions.RequestException;
+
 /**
  * One admission call ({@link ReviewHandler}): the policy validates, or mutates a deep copy of the object and the
  * patch is computed from its edits; the verdict is answered under the enforcement mode of the caller's cluster
  * ({@link EnforcedVerdict}) and encoded in the version received. A policy that throws gets a 500 and is never turned
- * into an allow, whatever the mode.
+ * into an allow, whatever the mode. A request an exception describes is allowed without running the policy, with the
+ * audit annotation {@value #EXCEPTED_BY} naming the exception (the API server records it as
+ * {@code <webhook name>/excepted_by}).
  */
 public final class AdmissionHandler extends ReviewHandler<AdmissionReview, AdmissionPolicy, AdmissionCodec> {
 
+    public static final String EXCEPTED_BY = "excepted_by";
+
     private final Function<String, EnforcementMode> modes;
+    private final BiFunction<String, AdmissionRequest, Optional<RequestException>> exceptions;
 
     /** Every verdict enforced. */
     public AdmissionHandler(AdmissionCodec codec) {
@@ -23,13 +32,29 @@ public final class AdmissionHandler extends ReviewHandler<AdmissionReview, Admis
 
     /** @param modes the enforcement mode for the caller's cluster ({@link AdmissionRequest#cluster()}) */
     public AdmissionHandler(AdmissionCodec codec, Function<String, EnforcementMode> modes) {
+        this(codec, modes, (function, request) -> Optional.empty());
+    }
+
+    /**
+     * @param exceptions the exception that describes a request to a function, if any: that request is allowed
+     *                   without running the policy
+     */
+    public AdmissionHandler(AdmissionCodec codec, Function<String, EnforcementMode> modes,
+            BiFunction<String, AdmissionRequest, Optional<RequestException>> exceptions) {
         super(codec);
         this.modes = Objects.requireNonNull(modes, "modes");
+        this.exceptions = Objects.requireNonNull(exceptions, "exceptions");
     }
 
     @Override
     protected HandlerResult<AdmissionReview> run(AdmissionReview review, String function, AdmissionPolicy policy) {
         AdmissionRequest request = review.request();
+        Optional<RequestException> exception = exceptions.apply(function, request);
+        if (exception.isPresent()) {
+            Verdict allowed = Verdict.allow().withAuditAnnotation(EXCEPTED_BY, exception.get().name());
+            return result(200, codec().encode(review.version(), review.uid(), allowed, null),
+                    HandlerResult.Outcome.ALLOWED, review, allowed, 0, "", HandlerResult.Outcome.EXCEPTED);
+        }
         Verdict verdict;
         ArrayNode patch = null;
         if (policy instanceof ValidatingPolicy validating) {

@@ -33,7 +33,9 @@ public record HandlerResult<R extends Review>(ReviewKind kind, int status, byte[
      * BAD_REQUEST (400 or 413: no usable review), ERROR (500: the policy threw or did not answer in time).
      */
     public enum Outcome {
-        ALLOWED, DENIED, PATCHED, CONVERTED, FAILED, INVALID, BAD_REQUEST, ERROR;
+        ALLOWED, DENIED, PATCHED, CONVERTED, FAILED, INVALID, BAD_REQUEST, ERROR,
+        /** A decision only: the request matched an exception, so the policy was not run and it was allowed. */
+        EXCEPTED;
 
         public String label() {
             return name().toLowerCase();

@@ -5,6 +5,7 @@ import java.io.IOException;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.AdmissionHandler;
 import dev.tollgate.admission.AdmissionReview;
 import dev.tollgate.admission.HandlerResult;
 import dev.tollgate.admission.ReviewKind;
@@ -36,13 +37,20 @@ final class DecisionFields {
         }
     }
 
-    /** Admission: the denial's code, and the patch's operations. Conversion: nothing. */
+    /**
+     * Admission: the denial's code, the patch's operations, and the exception that allowed the request without the
+     * policy. Conversion: nothing.
+     */
     static void details(HandlerResult<?> result, JsonGenerator line) throws IOException {
         if (result.kind() == ReviewKind.ADMISSION) {
             if (result.verdict() != null && !result.verdict().allowed()) {
                 line.writeNumberField("code", result.verdict().code());
             }
             line.writeNumberField("patchOps", result.patchOps());
+            if (result.decision() == HandlerResult.Outcome.EXCEPTED) {
+                line.writeStringField("exception", result.verdict().auditAnnotations()
+                        .get(AdmissionHandler.EXCEPTED_BY));
+            }
         }
     }
 

@@ -34,13 +34,13 @@ public class ReviewCodecs {
     }
 
     @Inject
-    public ReviewCodecs(AdmissionConfig config, EnforcementModes modes) {
-        this(config.limits(), modes);
+    public ReviewCodecs(AdmissionConfig config, EnforcementModes modes, FunctionExceptions exceptions) {
+        this(config.limits(), modes, exceptions);
     }
 
-    ReviewCodecs(AdmissionLimits limits, EnforcementModes modes) {
+    ReviewCodecs(AdmissionLimits limits, EnforcementModes modes, FunctionExceptions exceptions) {
         ReviewJson json = new ReviewJson(limits);
-        this.admission = new AdmissionHandler(new AdmissionCodec(json), modes::forCluster);
+        this.admission = new AdmissionHandler(new AdmissionCodec(json), modes::forCluster, exceptions::exceptedBy);
         this.conversion = new ConversionHandler(new ConversionCodec(json));
     }
 

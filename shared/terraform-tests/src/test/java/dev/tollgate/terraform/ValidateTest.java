@@ -102,6 +102,20 @@ class ValidateTest {
                     assertEquals(2, count(withModes, "name = \"TOLLGATE_ENFORCEMENT_CLUSTER_MODES\" + value = "
                             + "\"west=warn\""), modes.output());
                     assertEquals(1, count(withModes, "TOLLGATE_ENFORCEMENT_MODE\""), modes.output());
+                    // The exceptions file, for the functions to apply what the API server cannot: mounted in every
+                    // Service, whose template changes (a new revision) when the file does.
+                    assertFalse(flat.contains("TOLLGATE_EXCEPTIONS_FILE"), plan.output());
+                    Terraform.Result excepted = Terraform.runOk(copy, "plan", "-input=false", "-no-color",
+                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS,
+                            "-var=exceptions_file=" + dir.resolve("exceptions.example.yaml"));
+                    String withExceptions = excepted.flat();
+                    assertEquals(2, count(withExceptions, "name = \"TOLLGATE_EXCEPTIONS_FILE\" + value = "
+                            + "\"/etc/tollgate/exceptions/exceptions.yaml\""), excepted.output());
+                    assertEquals(2, count(withExceptions, "mountPath = \"/etc/tollgate/exceptions\" + name = "
+                            + "\"tollgate-exceptions\""), excepted.output());
+                    assertEquals(2, count(withExceptions, "configMap = { + name = \"tollgate-exceptions\" }"),
+                            excepted.output());
+                    assertEquals(2, count(withExceptions, "\"tollgate.dev/exceptions-sha256\" = "), excepted.output());
                 }));
     }
 

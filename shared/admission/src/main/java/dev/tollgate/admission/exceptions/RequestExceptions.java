@@ -153,6 +153,11 @@ public final class RequestExceptions {
         return new RequestExceptions(out);
     }
 
+    /** Every exception in the file, in the file's order. */
+    public List<RequestException> all() {
+        return exceptions;
+    }
+
     /** Every exception in the file for {@code function}, in the file's order. */
     public List<RequestException> forFunction(String function) {
         return exceptions.stream().filter(e -> e.functions().contains(function)).toList();
