@@ -37,8 +37,12 @@ public class EnforcementModes {
     }
 
     @Inject
-    public EnforcementModes(EnforcementConfig config) {
+    public EnforcementModes(EnforcementConfig config, CallerGate callers) {
         this(config.mode(), config.clusterModes().orElse(""));
+        // A misspelt cluster would quietly get the function's mode: say so where it is configured.
+        clusters.keySet().stream().filter(c -> !callers.clusters().contains(c)).forEach(c -> LOG.warnf(
+                "%s names cluster %s, which no caller credential belongs to (caller clusters: %s): its mode is never "
+                        + "used", CLUSTER_MODES, c, String.join(", ", callers.clusters())));
     }
 
     /** @throws ConfigurationException one line naming the property and the value that is wrong */
