@@ -40,7 +40,8 @@ def assertTestFilePassed(File project, String testClass, int cases) {
     def suite = (text =~ /<testsuite\b[^>]*>/)[0]
     def count = { String attr -> ((suite =~ /\b${attr}="(\d+)"/)[0][1]) as int }
     assert count('tests') == 1 && count('failures') == 0 && count('errors') == 0 : "${report.name}: ${suite}"
-    assert text.contains("${cases} cases: ${cases} passed, 0 failed") : "${report.name}: not ${cases} cases passed"
+    def summary = "${cases} case${cases == 1 ? '' : 's'}: ${cases} passed, 0 failed"
+    assert text.contains(summary) : "${report.name}: not '${summary}'"
     assert new File(project, 'src/test/resources/tollgate-test.yaml').isFile()
 }
 
