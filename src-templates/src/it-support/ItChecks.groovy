@@ -29,6 +29,22 @@ def assertTestsPassed(File project, int suites, int minTests) {
     assert tests >= minTests : "only ${tests} tests ran in ${project}"
 }
 
+/**
+ * The generated <Class>TestFileTest ran the generated src/test/resources/tollgate-test.yaml against the policy in
+ * process: every case passed (the report it prints is in the surefire XML).
+ */
+def assertTestFilePassed(File project, String testClass, int cases) {
+    def report = new File(project, "target/surefire-reports/TEST-${testClass}.xml")
+    assert report.isFile() : "the generated ${testClass} did not run in ${project} (no ${report.name})"
+    def text = report.text
+    def suite = (text =~ /<testsuite\b[^>]*>/)[0]
+    def count = { String attr -> ((suite =~ /\b${attr}="(\d+)"/)[0][1]) as int }
+    assert count('tests') == 1 && count('failures') == 0 && count('errors') == 0 : "${report.name}: ${suite}"
+    def summary = "${cases} case${cases == 1 ? '' : 's'}: ${cases} passed, 0 failed"
+    assert text.contains(summary) : "${report.name}: not '${summary}'"
+    assert new File(project, 'src/test/resources/tollgate-test.yaml').isFile()
+}
+
 /** The generated *IT ran against the packaged function (failsafe), none failed or skipped, at least minTests tests. */
 def assertIntegrationTestsPassed(File project, String itClass, int minTests) {
     def report = new File(project, "target/failsafe-reports/TEST-${itClass}.xml")

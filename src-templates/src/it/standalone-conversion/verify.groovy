@@ -18,7 +18,8 @@ checks.assertOnlyThePolicy(new File(project, 'src/main/java/dev/tollgate/functio
 assert policy.contains('GROUP = "shop.example.com"')
 assert policy.contains('List.of("v1alpha1", "v1beta1", "v2")')
 
-checks.assertTestsPassed(project, 2, 40)
+checks.assertTestsPassed(project, 3, 40)
+checks.assertTestFilePassed(project, 'dev.tollgate.functions.gadgetconversion.GadgetConversionTestFileTest', 2)
 checks.assertIntegrationTestsPassed(project, 'dev.tollgate.functions.gadgetconversion.GadgetConversionIT', 4)
 checks.assertKnativeManifest(project, name, 10)
 checks.assertJoinsCatalog(new File(tollgateRoot), project, name, 'conversion', basedir)

@@ -17,7 +17,8 @@ assert webhook.contains('timeoutSeconds: 5')
 assert webhook.contains('reinvocationPolicy: IfNeeded')
 
 project.eachFileRecurse { if (it.path.contains('src/main/java') && it.name.endsWith('.java')) checks.assertOnlyThePolicy(it) }
-checks.assertTestsPassed(project, 2, 40)
+checks.assertTestsPassed(project, 3, 40)
+checks.assertTestFilePassed(project, 'dev.tollgate.functions.defaultlabels.DefaultLabelsTestFileTest', 2)
 checks.assertIntegrationTestsPassed(project, 'dev.tollgate.functions.defaultlabels.DefaultLabelsIT', 30)
 checks.assertKnativeManifest(project, name, 5)
 checks.assertJoinsCatalog(new File(tollgateRoot), project, name, 'mutating', basedir)

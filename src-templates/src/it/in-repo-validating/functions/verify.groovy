@@ -27,7 +27,8 @@ assert webhook.contains('failurePolicy: Fail')
 assert webhook.contains('timeoutSeconds: 10')
 assert !webhook.contains('reinvocationPolicy') : 'a validating entry has no reinvocationPolicy'
 
-checks.assertTestsPassed(project, 2, 40)
+checks.assertTestsPassed(project, 3, 40)
+checks.assertTestFilePassed(project, 'dev.tollgate.functions.denylatesttag.DenyLatestTagTestFileTest', 2)
 checks.assertIntegrationTestsPassed(project, 'dev.tollgate.functions.denylatesttag.DenyLatestTagIT', 30)
 checks.assertKnativeManifest(project, name, 10)
 checks.assertFragmentLikeTheRepository(root, project, name, 10)

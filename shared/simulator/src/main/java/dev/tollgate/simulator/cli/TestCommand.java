@@ -19,6 +19,7 @@ import dev.tollgate.runtime.PolicyDirectory;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.SecretUrls;
+import dev.tollgate.simulator.policytest.PolicyOverrides;
 import dev.tollgate.simulator.policytest.TestFile;
 import dev.tollgate.simulator.policytest.TestOutput;
 import dev.tollgate.simulator.policytest.TestRunner;
@@ -98,8 +99,9 @@ public class TestCommand implements Callable<Integer>, LocalBundle {
             }
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             String base = url == null ? null : url.replaceAll("/+$", "");
-            TestRunner.Run run = new TestRunner(new TestRunner.Target(base, caPem, localBundleUrl, conversions,
-                    shippedCelPolicies())).run(files);
+            TestRunner.Target target = base != null ? TestRunner.Target.url(base, caPem)
+                    : TestRunner.Target.bundle(localBundleUrl, conversions, shippedCelPolicies(), new PolicyOverrides());
+            TestRunner.Run run = new TestRunner(target).run(files);
             out.print(output.equals("json") ? TestOutput.json(run) : TestOutput.text(run));
             if (output.equals("json")) {
                 run.typeCheck().forEach(l -> System.err.println("tollgate test: type check: " + l.line()));

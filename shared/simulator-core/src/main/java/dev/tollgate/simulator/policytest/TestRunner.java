@@ -1,6 +1,7 @@
 package dev.tollgate.simulator.policytest;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -12,8 +13,10 @@ import java.util.function.Supplier;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.conversion.ConversionPolicy;
+import dev.tollgate.admission.registration.Registrations;
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
@@ -21,6 +24,7 @@ import dev.tollgate.simulator.BundleCatalog;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.Conversions;
 import dev.tollgate.simulator.HttpWebhookClient;
+import dev.tollgate.simulator.InProcessFunctions;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
 import dev.tollgate.simulator.KindCheck;
@@ -32,24 +36,116 @@ import dev.tollgate.simulator.Simulator;
 import dev.tollgate.simulator.WebhookClient;
 
 /**
- * Runs test files: each case through the simulator as {@code tollgate review} runs a manifest (the bundled
- * functions' webhook configurations rendered as Terraform renders them, the whole admission chain) or, for a
- * conversion case, as {@code tollgate convert} converts a custom resource; then its expectations are checked.
+ * Runs test files: each case through the simulator as {@code tollgate review} runs a manifest (the functions'
+ * webhook configurations rendered as Terraform renders them, the whole admission chain) or, for a conversion case,
+ * as {@code tollgate convert} converts a custom resource; then its expectations are checked. The functions are the
+ * {@link Target}'s: the CLI's bundle, a URL, or one function's policy in this process (a function's own build).
  * Every CEL policy the run uses is type checked first ({@link TypeCheck}).
  */
 public final class TestRunner {
 
     /**
-     * Where the functions are.
+     * Where the functions are: a whole bundle (this process's, or one at a URL) or one function's policy, in this
+     * process. Make one with {@link #bundle}, {@link #url} or {@link #function}.
      *
-     * @param url          a base URL serving every function (an all-in-one bundle), or null for this process's
-     * @param caPem        PEM text to trust for an HTTPS {@code url}, or empty
-     * @param localBundle  the base URL of the bundle this process serves (asked only when a case calls it)
-     * @param conversions  the conversion policies bundled with this process, by function name
-     * @param shippedCel   per CEL function, the configuration the bundle serves (for type checking), when in-process
+     * @param url           a base URL serving every function (an all-in-one bundle), or null for this process's
+     * @param caPem         PEM text to trust for an HTTPS {@code url}, or empty
+     * @param registrations the webhook entries of the functions there, admission and conversion, by function
+     * @param localBundle   the base URL of the bundle this process serves (asked only when a case calls a function
+     *                      not answered in-process), or null when there is none
+     * @param admission     admission policies answered in this process, by function name
+     * @param conversions   the conversion policies in this process, by function name
+     * @param shippedCel    per CEL function, the configuration the bundle serves (for type checking), when in-process
+     * @param celFunctions  builds cel-policy and cel-mutate from a test file's {@code policies}, or null when this
+     *                      target has no CEL functions
+     * @param webhookYaml   the webhook.yaml of the one function under test, or null for a bundle
      */
-    public record Target(String url, String caPem, Supplier<String> localBundle,
-            Supplier<Map<String, ConversionPolicy>> conversions, Map<String, List<Path>> shippedCel) {
+    public record Target(String url, String caPem, List<WebhookRegistration> registrations,
+            Supplier<String> localBundle, Map<String, AdmissionPolicy> admission,
+            Supplier<Map<String, ConversionPolicy>> conversions, Map<String, List<Path>> shippedCel,
+            CelFunctions celFunctions, Path webhookYaml) {
+
+        /**
+         * The functions bundled with this process ({@link BundleCatalog}), served on loopback; cel-policy and
+         * cel-mutate built from a test file's own policies by {@code celFunctions}.
+         */
+        public static Target bundle(Supplier<String> localBundle, Supplier<Map<String, ConversionPolicy>> conversions,
+                Map<String, List<Path>> shippedCel, CelFunctions celFunctions) {
+            return new Target(null, "", catalog(), localBundle, Map.of(), conversions, shippedCel, celFunctions,
+                    null);
+        }
+
+        /** The bundled functions as served at a base URL (an all-in-one bundle; a path token goes in the URL). */
+        public static Target url(String url, String caPem) {
+            return new Target(url, caPem, catalog(), null, Map.of(), Map::of, Map.of(), null, null);
+        }
+
+        /**
+         * One admission function in this process, no HTTP server: its webhook.yaml rendered as Terraform renders
+         * it (the function is the folder's name, as {@code tollgate review --webhook}), each call answered by
+         * {@code policy} through the admission library's handler, the one the function runtime serves it with.
+         *
+         * @throws InputException for a webhook.yaml that cannot be read or declares no admission entry
+         */
+        public static Target function(AdmissionPolicy policy, Path webhookYaml) {
+            List<WebhookRegistration> entries = registrations(webhookYaml, false);
+            Map<String, AdmissionPolicy> byFunction = new LinkedHashMap<>();
+            entries.forEach(r -> byFunction.put(served(r), policy));
+            return new Target(null, "", entries, null, byFunction, Map::of, Map.of(), null, webhookYaml);
+        }
+
+        /** One conversion function in this process: its webhook.yaml's entry played by {@code policy}. */
+        public static Target function(ConversionPolicy policy, Path webhookYaml) {
+            List<WebhookRegistration> entries = registrations(webhookYaml, true);
+            Map<String, ConversionPolicy> byFunction = Map.of(entries.get(0).function(), policy);
+            return new Target(null, "", entries, null, Map.of(), () -> byFunction, Map.of(), null, webhookYaml);
+        }
+
+        private static List<WebhookRegistration> catalog() {
+            List<WebhookRegistration> all = new ArrayList<>(BundleCatalog.registrations());
+            all.addAll(BundleCatalog.conversions());
+            return List.copyOf(all);
+        }
+
+        private static List<WebhookRegistration> registrations(Path webhookYaml, boolean conversion) {
+            if (!Files.isRegularFile(webhookYaml)) {
+                throw new InputException(webhookYaml + ": no such file (the function's webhook.yaml)");
+            }
+            List<WebhookRegistration> entries;
+            try {
+                entries = Registrations.load(webhookYaml);
+            } catch (RuntimeException e) {
+                throw new InputException(webhookYaml + ": " + e.getMessage());
+            }
+            List<WebhookRegistration> kept = entries.stream().filter(r -> r.conversion() == conversion).toList();
+            if (kept.isEmpty()) {
+                throw new InputException(webhookYaml + ": declares no " + (conversion ? "conversion" : "admission")
+                        + " webhook entry for a " + (conversion ? "ConversionPolicy" : "ValidatingPolicy or "
+                                + "MutatingPolicy"));
+            }
+            return kept;
+        }
+
+        /** The function name a rendered entry's URL carries: the first segment of its {@code path}. */
+        static String served(WebhookRegistration r) {
+            String path = r.path();
+            return path.length() > 1 ? path.substring(1).split("/")[0] : r.function();
+        }
+    }
+
+    /**
+     * Builds cel-policy and cel-mutate from a test file's {@code policies}, as each function builds itself from its
+     * configuration at startup (the CLI's, which bundles them).
+     */
+    @FunctionalInterface
+    public interface CelFunctions {
+        /**
+         * @param policies per function, its configuration files and folders
+         * @param problems where the functions' compile errors go (the policy stays in force, as in the function)
+         * @return the policies, by function name
+         * @throws InputException for a configuration the function would refuse to start with
+         */
+        Map<String, AdmissionPolicy> build(Path testFile, Map<String, List<Path>> policies, List<String> problems);
     }
 
     /** One file's outcome. */
@@ -115,7 +211,7 @@ public final class TestRunner {
      * A file ready to run: its functions known, its objects' kinds served, its own CEL policies loaded (with the
      * notes about them), the namespaces gathered.
      */
-    private record Plan(TestFile test, List<InputManifest> namespaces, PolicyOverrides overrides,
+    private record Plan(TestFile test, List<InputManifest> namespaces, Map<String, AdmissionPolicy> overrides,
             List<String> notes) {
     }
 
@@ -128,26 +224,32 @@ public final class TestRunner {
             }
             List<Path> paths = t.policies().containsKey(fn) ? t.policies().get(fn)
                     : target.url() == null ? target.shippedCel().getOrDefault(fn, List.of()) : List.of();
-            docs.addAll(PolicyOverrides.documents(t.path() + ": policies." + fn, paths));
+            docs.addAll(PolicyDocuments.read(t.path() + ": policies." + fn, paths));
         }
         return docs;
     }
 
     private static List<ConfigFiles.Document> schemas(TestFile t) {
-        return PolicyOverrides.documents(t.path() + ": schemas", t.schemas());
+        return PolicyDocuments.read(t.path() + ": schemas", t.schemas());
     }
 
     /** Everything about a file that can be wrong, found before any case runs. */
     private Plan plan(TestFile t) {
         List<String> notes = new ArrayList<>();
-        List<String> bundled = new ArrayList<>(BundleCatalog.registrations().stream()
-                .map(WebhookRegistration::function).distinct().toList());
-        BundleCatalog.conversions().stream().map(WebhookRegistration::function).forEach(bundled::add);
+        List<String> bundled = target.registrations().stream().map(WebhookRegistration::function).distinct()
+                .toList();
         for (String fn : t.functions()) {
             if (!bundled.contains(fn)) {
-                throw new InputException(t.path() + ": functions: " + fn + " is not a bundled function (bundled: "
-                        + String.join(", ", bundled) + ")");
+                throw new InputException(t.path() + ": functions: " + fn + (target.webhookYaml() == null
+                        ? " is not a bundled function (bundled: " + String.join(", ", bundled) + ")"
+                        : " is not the function under test (" + target.webhookYaml() + ": "
+                                + String.join(", ", bundled) + ")"));
             }
+        }
+        if (!t.policies().isEmpty() && target.url() == null && target.celFunctions() == null) {
+            throw new InputException(t.path() + ": policies: configures the bundled " + String.join(" and ",
+                    t.policies().keySet()) + "; the function under test (" + target.webhookYaml()
+                    + ") runs its own policy");
         }
         List<String> declaredKinds = schemas(t).stream()
                 .filter(d -> d.kind().equals("CustomResourceDefinition"))
@@ -171,10 +273,10 @@ public final class TestRunner {
         if (!t.policies().isEmpty() && target.url() != null) {
             notes.add("policies: not loaded: the functions at --url serve their own configuration");
         }
-        PolicyOverrides overrides = null;
+        Map<String, AdmissionPolicy> overrides = new LinkedHashMap<>(target.admission());
         if (target.url() == null && !t.policies().isEmpty()) {
             for (List<Path> paths : t.policies().values()) {
-                for (ConfigFiles.Document d : PolicyOverrides.documents(t.path() + ": policies", paths)) {
+                for (ConfigFiles.Document d : PolicyDocuments.read(t.path() + ": policies", paths)) {
                     if (d.kind().equals("Namespace") && d.apiVersion().equals("v1")
                             && namespaces.stream().noneMatch(n -> n.name().equals(d.name()))) {
                         namespaces.add(new InputManifest(d.source(), d.object()));
@@ -182,8 +284,7 @@ public final class TestRunner {
                 }
             }
             List<String> compileErrors = new ArrayList<>();
-            overrides = PolicyOverrides.of(t.path(), t.policies(), new HttpWebhookClient(target.caPem()),
-                    compileErrors);
+            overrides.putAll(target.celFunctions().build(t.path(), t.policies(), compileErrors));
             compileErrors.forEach(e -> notes.add("compilation error (the policy applies its failurePolicy): " + e));
         }
         return new Plan(t, namespaces, overrides, notes);
@@ -210,21 +311,35 @@ public final class TestRunner {
         return new FileRun(t.path(), List.copyOf(results), plan.notes());
     }
 
-    private Simulator simulator(TestFile t, PolicyOverrides overrides) {
-        List<WebhookRegistration> catalog = BundleCatalog.registrations().stream()
+    private Simulator simulator(TestFile t, Map<String, AdmissionPolicy> overrides) {
+        List<WebhookRegistration> catalog = target.registrations().stream().filter(r -> !r.conversion())
                 .filter(r -> t.functions().isEmpty() || t.functions().contains(r.function())).toList();
-        // In-process, the bundle served on loopback is needed only for functions without the file's own policies
-        // (PolicyOverrides answers the others by their path, never calling the base URL).
-        boolean allOverridden = overrides != null
-                && catalog.stream().allMatch(r -> overrides.answers(r.function()));
+        // In-process, the bundle served on loopback is needed only for functions not answered in this process
+        // (InProcessFunctions answers those by their path, never calling the base URL).
+        InProcessFunctions inProcess = new InProcessFunctions(target.url() == null ? overrides : Map.of(),
+                new HttpWebhookClient(target.caPem()));
+        boolean allInProcess = catalog.stream().allMatch(r -> inProcess.answers(served(r)));
         String base = target.url() != null ? target.url()
-                : allOverridden ? "http://127.0.0.1" : target.localBundle().get();
+                : allInProcess ? "http://127.0.0.1" : localBundle(t);
         Configurations configurations = Configurations.render(catalog, f -> base,
                 target.url() != null ? target.caPem() : "", Configurations.DEFAULT_EXCLUDED_NAMESPACES);
-        WebhookClient client = overrides != null ? overrides : new HttpWebhookClient(target.caPem());
+        WebhookClient client = inProcess;
         MatchConditionsSupport conditions = new MatchConditionsSupport(KubeCel.standard());
         conditions.compileAll(configurations);
         return new Simulator(configurations, client, conditions);
+    }
+
+    private String localBundle(TestFile t) {
+        if (target.localBundle() == null) {
+            throw new InputException(t.path() + ": no function in this process answers every webhook of "
+                    + target.registrations().stream().map(WebhookRegistration::function).distinct().toList());
+        }
+        return target.localBundle().get();
+    }
+
+    /** The function name a rendered entry's URL carries: the first segment of its {@code path}. */
+    private static String served(WebhookRegistration r) {
+        return Target.served(r);
     }
 
     private static CaseResult review(TestFile t, TestFile.TestCase c, Simulator simulator,
@@ -265,7 +380,7 @@ public final class TestRunner {
     /** The bundled conversion policy in-process, or the conversion function's path under {@code --url}. */
     private Conversions.Target conversionTarget(TestFile t) {
         if (target.url() != null) {
-            WebhookRegistration entry = BundleCatalog.conversions().stream()
+            WebhookRegistration entry = target.registrations().stream().filter(WebhookRegistration::conversion)
                     .filter(r -> t.functions().isEmpty() || t.functions().contains(r.function())).findFirst()
                     .orElseThrow(() -> new InputException(t.path() + ": functions: no conversion function"));
             String ca = target.caPem().isEmpty() ? "" : Base64.getEncoder().encodeToString(
@@ -275,8 +390,10 @@ public final class TestRunner {
         List<Map.Entry<String, ConversionPolicy>> policies = target.conversions().get().entrySet().stream()
                 .filter(p -> t.functions().isEmpty() || t.functions().contains(p.getKey())).toList();
         if (policies.size() != 1) {
-            throw new InputException(t.path() + ": functions: " + (policies.isEmpty() ? "no bundled conversion "
-                    + "function is selected" : "several conversion functions: name one in functions"));
+            throw new InputException(t.path() + ": functions: " + (policies.isEmpty() ? (target.webhookYaml() == null
+                    ? "no bundled conversion function is selected" : "the function under test ("
+                            + target.webhookYaml() + ") is not a conversion function")
+                    : "several conversion functions: name one in functions"));
         }
         return Conversions.inProcess(policies.get(0).getKey(), policies.get(0).getValue());
     }
