@@ -20,6 +20,9 @@ import dev.tollgate.cel.MatchConditions;
  */
 public final class MatchConditionsSupport implements MatchConditionEvaluator {
 
+    /** The prefix of the condition Terraform renders for each exception (terraform/README.md, "Exceptions"). */
+    static final String EXCEPTION_CONDITION = "exception.tollgate.dev/";
+
     private final KubeCel cel;
     private final Map<String, MatchConditions> byWebhook = new ConcurrentHashMap<>();
 
@@ -52,7 +55,10 @@ public final class MatchConditionsSupport implements MatchConditionEvaluator {
         MatchConditions.Result r = compiled(webhook).evaluate(request);
         return switch (r.outcome()) {
             case MATCH -> Result.MATCH;
-            case NO_MATCH -> new Result(Outcome.NO_MATCH, "'" + r.condition() + "' is false");
+            case NO_MATCH -> new Result(Outcome.NO_MATCH, r.condition().startsWith(EXCEPTION_CONDITION)
+                    ? "excepted by " + r.condition().substring(EXCEPTION_CONDITION.length()) + " ('" + r.condition()
+                            + "' is false)"
+                    : "'" + r.condition() + "' is false");
             case ERROR -> new Result(Outcome.ERROR, "'" + r.condition() + "': " + r.message());
         };
     }

@@ -283,9 +283,10 @@ public final class Simulator implements AutoCloseable {
                     p.put("patchType", "JSONPatch");
                     trace.audit.put("patch.webhook.admission.k8s.io/" + key, p.toString());
                 }
+                String operations = changed ? patch.size() + " patch operation" + (patch.size() == 1 ? "" : "s") : "";
                 trace.calls.add(record(hook, round, changed ? Result.PATCHED : Result.ALLOWED,
-                        changed ? patch.size() + " patch operation" + (patch.size() == 1 ? "" : "s") : "", a.micros,
-                        changed ? patch : null, a.warnings));
+                        operations.isEmpty() || a.note.isEmpty() ? operations + a.note : operations + "; " + a.note,
+                        a.micros, changed ? patch : null, a.warnings));
                 if (changed) {
                     current = next;
                     // The object changed: earlier IfNeeded webhooks must see it again.
@@ -455,7 +456,7 @@ public final class Simulator implements AutoCloseable {
     }
 
     /** A successful call's answer: allowed, with an optional patch. */
-    private record Answer(ArrayNode patch, List<String> warnings, long micros) {
+    private record Answer(ArrayNode patch, List<String> warnings, long micros, String note) {
     }
 
     /**
@@ -528,10 +529,47 @@ public final class Simulator implements AutoCloseable {
                         + "\" cannot be decoded");
             }
         }
+        String note = enforcementNote(resp);
         if (!hook.mutating()) {
-            trace.calls.add(record(hook, round, Result.ALLOWED, "", micros, null, warnings));
+            trace.calls.add(record(hook, round, Result.ALLOWED, note, micros, null, warnings));
         }
-        return new Answer(patch, warnings, micros);
+        return new Answer(patch, warnings, micros, note);
+    }
+
+    /** How a call's detail starts when a function in audit mode allowed what its policy denied. */
+    public static final String AUDIT_DENIED = "audit mode: the policy denied: ";
+
+    /**
+     * What a Tollgate function's allowed answer says beyond the verdict (shared/function-runtime README,
+     * "Enforcement modes" and "Exceptions the function applies"): the exception that allowed the request, or, in
+     * audit and warn mode, the decision the policy made and that was not enforced. Empty for any other answer.
+     */
+    static String enforcementNote(JsonNode response) {
+        JsonNode audit = response.path("auditAnnotations");
+        if (audit.hasNonNull("excepted_by")) {
+            return "excepted by " + audit.path("excepted_by").asText() + " (applied by the function)";
+        }
+        List<String> notes = new ArrayList<>();
+        if (audit.hasNonNull("would_deny")) {
+            notes.add(AUDIT_DENIED + audit.path("would_deny").asText());
+        }
+        if (audit.hasNonNull("would_patch")) {
+            int ops;
+            try {
+                ops = JSON.readTree(audit.path("would_patch").asText()).size();
+            } catch (java.io.IOException e) {
+                ops = -1; // cut at the annotation's length limit: no longer a whole patch
+            }
+            notes.add("audit mode: the policy's patch was not sent" + (ops < 0 ? ""
+                    : " (" + ops + " operation" + (ops == 1 ? "" : "s") + ")"));
+        }
+        for (JsonNode w : response.path("warnings")) {
+            if (w.asText().startsWith("Validation failed for function '")) {
+                notes.add("warn mode: the policy denied, answered as a warning");
+                break;
+            }
+        }
+        return String.join("; ", notes);
     }
 
     /** A call error: rejects under failurePolicy Fail, records and goes on under Ignore. */

@@ -482,6 +482,55 @@ class SimulatorTest {
         assertEquals("apps/v1", req.path("object").path("apiVersion").asText());
     }
 
+    /** A Tollgate function's exceptions and enforcement modes, as the report shows them beside the verdict. */
+    @Test
+    void exceptionsAndEnforcementModesAreShownBesideTheAnswer() {
+        fake.on("/audit", review -> {
+            ObjectNode r = FakeWebhooks.response(review);
+            ((ObjectNode) r.get("response")).putObject("auditAnnotations").put("would_deny", "no team label");
+            return FakeWebhooks.answer(r);
+        });
+        fake.on("/warn", review -> {
+            ObjectNode r = FakeWebhooks.response(review);
+            ((ObjectNode) r.get("response")).putArray("warnings")
+                    .add("Validation failed for function 'require-labels': no team label");
+            return FakeWebhooks.answer(r);
+        });
+        fake.on("/excepted", review -> {
+            ObjectNode r = FakeWebhooks.response(review);
+            ((ObjectNode) r.get("response")).putObject("auditAnnotations").put("excepted_by", "legacy-shop");
+            return FakeWebhooks.answer(r);
+        });
+        fake.on("/mutating-audit", review -> {
+            ObjectNode r = FakeWebhooks.response(review);
+            ((ObjectNode) r.get("response")).putObject("auditAnnotations").put("would_patch",
+                    "[{\"op\":\"add\",\"path\":\"/metadata/labels/a\",\"value\":\"1\"}]");
+            return FakeWebhooks.answer(r);
+        });
+        String exception = """
+                matchConditions:
+                - name: exception.tollgate.dev/batch-jobs
+                  expression: "!(has(object.metadata.labels) && 'team' in object.metadata.labels && object.metadata.labels['team'] == 'batch')"
+                """;
+        ManifestReport r = review(List.of(
+                config(true, "m", hook("mutating-audit.example.com", "/mutating-audit", "")),
+                config(false, "v", hook("audit.example.com", "/audit", ""), hook("warn.example.com", "/warn", ""),
+                        hook("excepted.example.com", "/excepted", ""),
+                        hook("batch.example.com", "/excepted", exception))), pod("web", "team: batch"));
+        assertTrue(r.allowed());
+        assertEquals("audit mode: the policy's patch was not sent (1 operation)",
+                call(r, "mutating-audit.example.com", 0).detail());
+        assertEquals("audit mode: the policy denied: no team label", call(r, "audit.example.com", 0).detail());
+        assertEquals("warn mode: the policy denied, answered as a warning", call(r, "warn.example.com", 0).detail());
+        assertEquals("excepted by legacy-shop (applied by the function)", call(r, "excepted.example.com", 0).detail());
+        CallRecord skipped = call(r, "batch.example.com", 0);
+        assertEquals(Result.SKIPPED, skipped.result());
+        assertEquals("matchConditions: excepted by batch-jobs ('exception.tollgate.dev/batch-jobs' is false)",
+                skipped.detail());
+        assertTrue(Reports.text(List.of(r), false).contains("audit mode: the policy denied: no team label"),
+                Reports.text(List.of(r), false));
+    }
+
     @Test
     void matchConditionsDecideWithCel() {
         fake.on("/cel", allow());

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import dev.tollgate.simulator.CallRecord;
 import dev.tollgate.simulator.ManifestReport;
+import dev.tollgate.simulator.Simulator;
 
 /**
  * What the audit found, folded in object by object (from several threads) so that no object is kept once reviewed:
@@ -120,7 +121,9 @@ public final class AuditResults {
                 case DENIED -> Verdict.FAIL;
                 case FAILED_CLOSED, FAILED_OPEN, REJECTED -> Verdict.ERROR;
                 case PATCHED -> Verdict.WARN;
-                default -> c.warnings().isEmpty() ? Verdict.PASS : Verdict.WARN;
+                // A function in audit mode allowed what its policy denied: a warning here, as in warn mode.
+                default -> c.warnings().isEmpty() && !c.detail().contains(Simulator.AUDIT_DENIED) ? Verdict.PASS
+                        : Verdict.WARN;
             };
             String detail = c.result() == CallRecord.Result.PATCHED ? "would patch: " + c.patch()
                     : !c.detail().isEmpty() ? c.detail() : String.join("; ", c.warnings());
@@ -131,6 +134,8 @@ public final class AuditResults {
         boolean isChanged = report.allowed() && report.patch() != null && !report.patch().isEmpty();
         boolean isWarned = !report.warnings().isEmpty();
         boolean anyError = outcomes.values().stream().anyMatch(o -> o.verdict() == Verdict.ERROR);
+        // A function in audit mode answers allowed without a warning: its webhook's verdict still makes a finding.
+        boolean anyWarn = outcomes.values().stream().anyMatch(o -> o.verdict() == Verdict.WARN);
         String key = resource.apiVersion() + " " + resource.kind();
         synchronized (this) {
             objects++;
@@ -162,11 +167,11 @@ public final class AuditResults {
                 if (o.patch() != null && !o.patch().isEmpty()) {
                     w.patched++;
                 }
-                if (!o.warnings().isEmpty()) {
+                if (!o.warnings().isEmpty() || o.detail().contains(Simulator.AUDIT_DENIED)) {
                     w.warned++;
                 }
             }
-            if (!report.allowed() || isChanged || isWarned || anyError) {
+            if (!report.allowed() || isChanged || isWarned || anyError || anyWarn) {
                 findings.add(new Finding(resource.apiVersion(), resource.kind(),
                         resource.namespaced() ? report.namespace() : "", report.name(),
                         uid, report.allowed(), report.code(), report.message(), report.patch(), report.warnings(),

@@ -1,0 +1,42 @@
+package dev.tollgate.simulator.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.tollgate.simulator.CallRecord;
+import dev.tollgate.simulator.ManifestReport;
+
+/** How one call's outcome counts in an audit: what a function in audit or warn mode did not enforce is a warning. */
+class AuditResultsTest {
+
+    @Test
+    void aDenialAllowedByAuditOrWarnModeIsAWarningAndAnExceptionAPass() {
+        AuditResults results = new AuditResults();
+        results.add(new ServedResource("apps", "v1", "deployments", "Deployment", true, List.of("list")), "uid-1",
+                report(List.of(
+                        call("audit.example.com", "audit mode: the policy denied: no team label", List.of()),
+                        call("warn.example.com", "warn mode: the policy denied, answered as a warning",
+                                List.of("Validation failed for function 'require-labels': no team label")),
+                        call("excepted.example.com", "excepted by legacy-shop (applied by the function)",
+                                List.of()))));
+        Map<String, AuditResults.Verdict> verdicts = new java.util.TreeMap<>();
+        results.findings().get(0).webhooks().forEach(w -> verdicts.put(w.webhook(), w.verdict()));
+        assertEquals(Map.of("audit.example.com", AuditResults.Verdict.WARN, "warn.example.com",
+                AuditResults.Verdict.WARN, "excepted.example.com", AuditResults.Verdict.PASS), verdicts);
+        assertEquals(List.of(1L, 1L, 0L), results.webhooks().stream().map(w -> w.warned).toList());
+    }
+
+    private static CallRecord call(String webhook, String detail, List<String> warnings) {
+        return new CallRecord("validating", 0, 0, "v", webhook, CallRecord.Result.ALLOWED, detail, 1000, null,
+                warnings);
+    }
+
+    private static ManifestReport report(List<CallRecord> calls) {
+        return new ManifestReport("cluster", "Deployment", "shop", "web", "CREATE", true, true, 0, "", calls,
+                List.of(), Map.of(), List.of(), null, null, null, List.of());
+    }
+}
