@@ -56,7 +56,7 @@ public final class MatchConditionsSupport implements MatchConditionEvaluator {
         return switch (r.outcome()) {
             case MATCH -> Result.MATCH;
             case NO_MATCH -> new Result(Outcome.NO_MATCH, r.condition().startsWith(EXCEPTION_CONDITION)
-                    ? "excepted by " + r.condition().substring(EXCEPTION_CONDITION.length()) + " ('" + r.condition()
+                    ? Simulator.EXCEPTED + r.condition().substring(EXCEPTION_CONDITION.length()) + " ('" + r.condition()
                             + "' is false)"
                     : "'" + r.condition() + "' is false");
             case ERROR -> new Result(Outcome.ERROR, "'" + r.condition() + "': " + r.message());

@@ -536,6 +536,10 @@ public final class Simulator implements AutoCloseable {
         return new Answer(patch, warnings, micros, note);
     }
 
+    /** How a call's detail starts when an exception allowed the request in the function. */
+    public static final String EXCEPTED = "excepted by ";
+    /** How a call's detail starts when an exception's matchCondition kept the request from the webhook. */
+    public static final String EXCEPTED_BY_CONDITION = "matchConditions: " + EXCEPTED;
     /** How a call's detail starts when a function in audit mode allowed what its policy denied. */
     public static final String AUDIT_DENIED = "audit mode: the policy denied: ";
 
@@ -547,7 +551,7 @@ public final class Simulator implements AutoCloseable {
     static String enforcementNote(JsonNode response) {
         JsonNode audit = response.path("auditAnnotations");
         if (audit.hasNonNull("excepted_by")) {
-            return "excepted by " + audit.path("excepted_by").asText() + " (applied by the function)";
+            return EXCEPTED + audit.path("excepted_by").asText() + " (applied by the function)";
         }
         List<String> notes = new ArrayList<>();
         if (audit.hasNonNull("would_deny")) {

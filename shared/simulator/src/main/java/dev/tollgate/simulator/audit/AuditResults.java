@@ -20,9 +20,12 @@ import dev.tollgate.simulator.Simulator;
  */
 public final class AuditResults {
 
-    /** The outcome of one webhook for one object, as a PolicyReport result: pass, fail, warn or error. */
+    /**
+     * The outcome of one webhook for one object, as a PolicyReport result: skip (an exception kept the request from
+     * the policy), pass, warn, error or fail; in that order, the worst last.
+     */
     public enum Verdict {
-        PASS, WARN, ERROR, FAIL;
+        SKIP, PASS, WARN, ERROR, FAIL;
 
         public String wire() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -114,10 +117,13 @@ public final class AuditResults {
     public void add(ServedResource resource, String uid, ManifestReport report) {
         Map<String, WebhookOutcome> outcomes = new LinkedHashMap<>();
         for (CallRecord c : report.calls()) {
-            if (!c.result().called()) {
+            // Excepted: by the exception's matchCondition (not called), or by the function itself (allowed).
+            boolean excepted = c.detail().startsWith(Simulator.EXCEPTED_BY_CONDITION)
+                    || (c.result() == CallRecord.Result.ALLOWED && c.detail().startsWith(Simulator.EXCEPTED));
+            if (!c.result().called() && !excepted) {
                 continue;
             }
-            Verdict v = switch (c.result()) {
+            Verdict v = excepted ? Verdict.SKIP : switch (c.result()) {
                 case DENIED -> Verdict.FAIL;
                 case FAILED_CLOSED, FAILED_OPEN, REJECTED -> Verdict.ERROR;
                 case PATCHED -> Verdict.WARN;
@@ -136,6 +142,7 @@ public final class AuditResults {
         boolean anyError = outcomes.values().stream().anyMatch(o -> o.verdict() == Verdict.ERROR);
         // A function in audit mode answers allowed without a warning: its webhook's verdict still makes a finding.
         boolean anyWarn = outcomes.values().stream().anyMatch(o -> o.verdict() == Verdict.WARN);
+        boolean anySkip = outcomes.values().stream().anyMatch(o -> o.verdict() == Verdict.SKIP);
         String key = resource.apiVersion() + " " + resource.kind();
         synchronized (this) {
             objects++;
@@ -157,7 +164,9 @@ public final class AuditResults {
             for (WebhookOutcome o : outcomes.values()) {
                 WebhookCounts w = webhooks.computeIfAbsent(o.phase() + "/" + o.webhook(),
                         x -> new WebhookCounts(o.webhook(), o.configuration(), o.phase()));
-                w.matched++;
+                if (o.verdict() != Verdict.SKIP) {
+                    w.matched++;
+                }
                 switch (o.verdict()) {
                     case FAIL -> w.denied++;
                     case ERROR -> w.errors++;
@@ -171,7 +180,7 @@ public final class AuditResults {
                     w.warned++;
                 }
             }
-            if (!report.allowed() || isChanged || isWarned || anyError || anyWarn) {
+            if (!report.allowed() || isChanged || isWarned || anyError || anyWarn || anySkip) {
                 findings.add(new Finding(resource.apiVersion(), resource.kind(),
                         resource.namespaced() ? report.namespace() : "", report.name(),
                         uid, report.allowed(), report.code(), report.message(), report.patch(), report.warnings(),

@@ -28,7 +28,8 @@ import dev.tollgate.simulator.audit.AuditResults.WebhookOutcome;
  * (kubernetes-sigs/wg-policy-prototypes, policy-report/apis/wgpolicyk8s.io/v1alpha2/policyreport_types.go).
  *
  * <p>One result per object and webhook called: {@code fail} (would deny), {@code error} (the call failed, either
- * failurePolicy), {@code warn} (would patch, or answered with warnings), {@code pass}. Passing results are counted
+ * failurePolicy), {@code warn} (would patch, or answered with warnings), {@code pass}; and {@code skip} where an
+ * exception kept the request from the policy ("excepted by &lt;name&gt;"). Passing results are counted
  * in the summary but not listed, and at most {@value #MAX_RESULTS} results are listed per report (the rest are
  * counted, and the annotation {@value #OMITTED} says how many), so that a report stays well below the API server's
  * object size limit in namespaces with thousands of objects.
@@ -90,6 +91,7 @@ public final class PolicyReports {
         long fail = 0;
         long warn = 0;
         long error = 0;
+        long skip = 0;
         List<ObjectNode> listed = new ArrayList<>();
         findings.sort(Comparator.comparing(Finding::kind).thenComparing(Finding::name));
         for (Finding f : findings) {
@@ -99,7 +101,7 @@ public final class PolicyReports {
                     case FAIL -> fail++;
                     case WARN -> warn++;
                     case ERROR -> error++;
-                    default -> throw new IllegalStateException(o.verdict().name());
+                    case SKIP -> skip++;
                 }
                 if (o.verdict() != Verdict.PASS) {
                     listed.add(result(f, o, operation, now));
@@ -107,7 +109,7 @@ public final class PolicyReports {
             }
         }
         ObjectNode summary = report.putObject("summary");
-        summary.put("pass", pass).put("fail", fail).put("warn", warn).put("error", error).put("skip", 0);
+        summary.put("pass", pass).put("fail", fail).put("warn", warn).put("error", error).put("skip", skip);
         ArrayNode results = report.putArray("results");
         listed.stream().limit(MAX_RESULTS).forEach(results::add);
         if (listed.size() > MAX_RESULTS) {
