@@ -93,6 +93,14 @@ public final class ManagementEndpoints {
         given().get(url("/q/metrics")).then().statusCode(200);
     }
 
+    /**
+     * Whether the function under test serves metrics to read: built for AWS Lambda ({@code -Plambda}) it has no
+     * management server (see {@link #assertServedOnlyOnTheManagementPort()}), so tests check its answers and logs only.
+     */
+    public static boolean metricsServed() {
+        return !onLambda();
+    }
+
     /** Whether the function under test is built for AWS Lambda (quarkus-amazon-lambda-http is on the class path). */
     static boolean onLambda() {
         try {

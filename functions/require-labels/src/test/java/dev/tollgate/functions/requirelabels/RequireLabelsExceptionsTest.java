@@ -68,7 +68,7 @@ class RequireLabelsExceptionsTest {
 
     @Test
     void anExceptedRequestIsAllowedWithoutThePolicyNamingTheException() {
-        double before = excepted();
+        double before = ManagementEndpoints.metricsServed() ? excepted() : 0;
         ReviewResult r = FUNCTION.review(unlabelledService("exc-ns", "legacy")).assertAllowed().assertNoWarnings();
         assertEquals(Map.of("excepted_by", "legacy-shop"), auditAnnotations(r));
         JsonNode line = EnforcementModesProfile.decision(decisions, "exc-ns");
@@ -77,7 +77,9 @@ class RequireLabelsExceptionsTest {
 
         r = FUNCTION.review(unlabelledService("exc-user", "shop").user("ci-bot")).assertAllowed();
         assertEquals(Map.of("excepted_by", "ci-deployer"), auditAnnotations(r));
-        assertEquals(2, excepted() - before);
+        if (ManagementEndpoints.metricsServed()) {
+            assertEquals(2, excepted() - before);
+        }
     }
 
     @Test
