@@ -2,7 +2,6 @@ package dev.tollgate.runtime;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -10,6 +9,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import dev.tollgate.admission.EnforcementMode;
+import dev.tollgate.admission.match.LabelSyntax;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
@@ -25,8 +25,6 @@ public class EnforcementModes {
     static final String CLUSTER_MODES = "tollgate.enforcement.cluster-modes";
 
     private static final Logger LOG = Logger.getLogger(EnforcementModes.class);
-    // The names CallerClusters accepts for a cluster.
-    private static final Pattern CLUSTER = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
     private final EnforcementMode mode;
     private final Map<String, EnforcementMode> clusters;
@@ -74,7 +72,7 @@ public class EnforcementModes {
         for (String entry : value.split(",", -1)) {
             int eq = entry.indexOf('=');
             String cluster = eq < 0 ? "" : entry.substring(0, eq).strip();
-            if (eq < 0 || !CLUSTER.matcher(cluster).matches()) {
+            if (eq < 0 || !LabelSyntax.isDnsLabel(cluster)) {
                 throw new IllegalArgumentException(CLUSTER_MODES + "=" + value + ": '" + entry.strip()
                         + "' is not <cluster>=<mode> with a cluster name (a DNS label)");
             }
