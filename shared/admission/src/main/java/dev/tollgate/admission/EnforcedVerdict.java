@@ -33,6 +33,8 @@ public record EnforcedVerdict(EnforcementMode mode, Verdict decided, ArrayNode p
 
     public static final String WOULD_DENY = "would_deny";
     public static final String WOULD_PATCH = "would_patch";
+    /** How the warning starts that warn mode answers a denial with. */
+    public static final String WARNING_PREFIX = "Validation failed for function '";
     /** The longest audit annotation value written, as the API server's own admission policies cut theirs. */
     public static final int MAX_ANNOTATION_VALUE_LENGTH = 10 * 1024;
 
@@ -43,7 +45,7 @@ public record EnforcedVerdict(EnforcementMode mode, Verdict decided, ArrayNode p
             case ENFORCE -> new EnforcedVerdict(mode, decided, patch, decided, patch);
             case WARN -> decided.allowed() ? new EnforcedVerdict(mode, decided, patch, decided, patch)
                     : new EnforcedVerdict(mode, decided, patch, kept(decided, Verdict.allow()
-                            .withWarning("Validation failed for function '" + function + "': " + decided.message())),
+                            .withWarning(WARNING_PREFIX + function + "': " + decided.message())),
                             null);
             case AUDIT -> {
                 if (!decided.allowed()) {

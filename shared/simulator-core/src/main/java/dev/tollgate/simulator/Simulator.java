@@ -22,7 +22,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionCodec;
+import dev.tollgate.admission.AdmissionHandler;
 import dev.tollgate.admission.AdmissionRequest;
+import dev.tollgate.admission.EnforcedVerdict;
 import dev.tollgate.admission.GroupVersionKind;
 import dev.tollgate.admission.GroupVersionResource;
 import dev.tollgate.admission.JsonPatches;
@@ -550,17 +552,17 @@ public final class Simulator implements AutoCloseable {
      */
     static String enforcementNote(JsonNode response) {
         JsonNode audit = response.path("auditAnnotations");
-        if (audit.hasNonNull("excepted_by")) {
-            return EXCEPTED + audit.path("excepted_by").asText() + " (applied by the function)";
+        if (audit.hasNonNull(AdmissionHandler.EXCEPTED_BY)) {
+            return EXCEPTED + audit.path(AdmissionHandler.EXCEPTED_BY).asText() + " (applied by the function)";
         }
         List<String> notes = new ArrayList<>();
-        if (audit.hasNonNull("would_deny")) {
-            notes.add(AUDIT_DENIED + audit.path("would_deny").asText());
+        if (audit.hasNonNull(EnforcedVerdict.WOULD_DENY)) {
+            notes.add(AUDIT_DENIED + audit.path(EnforcedVerdict.WOULD_DENY).asText());
         }
-        if (audit.hasNonNull("would_patch")) {
+        if (audit.hasNonNull(EnforcedVerdict.WOULD_PATCH)) {
             int ops;
             try {
-                ops = JSON.readTree(audit.path("would_patch").asText()).size();
+                ops = JSON.readTree(audit.path(EnforcedVerdict.WOULD_PATCH).asText()).size();
             } catch (java.io.IOException e) {
                 ops = -1; // cut at the annotation's length limit: no longer a whole patch
             }
@@ -568,7 +570,7 @@ public final class Simulator implements AutoCloseable {
                     : " (" + ops + " operation" + (ops == 1 ? "" : "s") + ")"));
         }
         for (JsonNode w : response.path("warnings")) {
-            if (w.asText().startsWith("Validation failed for function '")) {
+            if (w.asText().startsWith(EnforcedVerdict.WARNING_PREFIX)) {
                 notes.add("warn mode: the policy denied, answered as a warning");
                 break;
             }
