@@ -108,6 +108,10 @@ public final class ReplayReport {
 
     /** Compares one replayed request's two sides and counts what changed, per function. */
     public void compared(ReplayItem.Request request, Outcome before, Outcome after) {
+        if (request.function() != null) {
+            before = before.only(request.function());
+            after = after.only(request.function());
+        }
         Map<String, Set<Change>> changes = Change.compare(before, after, request.function());
         if (changes.isEmpty() || (before.involved().isEmpty() && after.involved().isEmpty()
                 && before.deniers().isEmpty() && after.deniers().isEmpty())) {
