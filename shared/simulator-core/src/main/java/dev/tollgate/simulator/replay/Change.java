@@ -61,10 +61,15 @@ public enum Change {
             if (!before.allowed() && after.allowed() && before.deniers().contains(f)) {
                 changes.add(DENIED_TO_ALLOWED);
             }
-            if (!before.allowed() && !after.allowed() && before.message() != null && after.message() != null
-                    && !before.message().equals(after.message())
-                    && (before.deniers().contains(f) || after.deniers().contains(f))) {
-                changes.add(MESSAGE_CHANGED);
+            // Still denied: the message of f's own denial, since the API server reports whichever validating denial
+            // came first and a log holds only that one. A function that no longer denies a request others still deny
+            // changed its message; one that joins a denial a recorded baseline shows for another is not counted.
+            if (!before.allowed() && !after.allowed() && before.denials().containsKey(f)) {
+                String was = before.denials().get(f);
+                String now = after.denials().get(f);
+                if (!after.denials().containsKey(f) || was != null && now != null && !was.equals(now)) {
+                    changes.add(MESSAGE_CHANGED);
+                }
             }
             if (before.allowed() && after.allowed() && patchDiffers(before, after, f)) {
                 changes.add(PATCH_CHANGED);
@@ -88,7 +93,8 @@ public enum Change {
         if (before.patches() != null && after.patches() != null) {
             ArrayNode was = before.patches().get(f);
             ArrayNode now = after.patches().get(f);
-            return !Objects.equals(was == null || was.isEmpty() ? null : was, now == null || now.isEmpty() ? null : now);
+            return !Objects.equals(was == null || was.isEmpty() ? null : was,
+                    now == null || now.isEmpty() ? null : now);
         }
         return before.mutated().contains(f) != after.mutated().contains(f);
     }

@@ -23,7 +23,10 @@ import dev.tollgate.simulator.ManifestReport;
  * ({@link #of(ManifestReport, Function)}), from what an audit event recorded, or from a decision-log line.
  *
  * @param message      the message the client saw when denied; null when the source does not record it
- * @param deniers      the functions that denied (or failed closed), in calling order; empty when allowed
+ * @param denials      per function that denied (or failed closed), in calling order, the message the client would
+ *                     see had its denial been the one reported (the API server reports whichever validating denial
+ *                     came first; a log records only that one); a null message when the source does not record it;
+ *                     empty when allowed
  * @param patches      per function, the JSON Patch operations its webhooks returned (every round, in order); null
  *                     when the source records only whether each mutated (Metadata level, decision logs)
  * @param mutated      the functions whose webhooks changed the object
@@ -31,7 +34,7 @@ import dev.tollgate.simulator.ManifestReport;
  *                     (audit logs never do)
  * @param involved     the functions that took part: called, or named by the recorded outcome
  */
-public record Outcome(boolean allowed, int code, String message, List<String> deniers,
+public record Outcome(boolean allowed, int code, String message, Map<String, String> denials,
         Map<String, ArrayNode> patches, Set<String> mutated, Map<String, List<String>> warnings,
         Set<String> involved) {
 
@@ -39,9 +42,14 @@ public record Outcome(boolean allowed, int code, String message, List<String> de
     static final String PATCH_PREFIX = "patch.webhook.admission.k8s.io/";
     static final String MUTATION_PREFIX = "mutation.webhook.admission.k8s.io/";
 
+    /** The functions that denied, in calling order. */
+    public List<String> deniers() {
+        return List.copyOf(denials.keySet());
+    }
+
     /** What the replay answered: the functions are those of the webhooks called ({@code functionOf} by webhook). */
     public static Outcome of(ManifestReport report, Function<String, String> functionOf) {
-        List<String> deniers = new ArrayList<>();
+        Map<String, String> denials = new LinkedHashMap<>();
         Map<String, List<String>> warnings = new LinkedHashMap<>();
         Set<String> involved = new LinkedHashSet<>();
         for (CallRecord c : report.calls()) {
@@ -55,14 +63,17 @@ public record Outcome(boolean allowed, int code, String message, List<String> de
             }
             if (!report.allowed() && (c.result() == CallRecord.Result.DENIED
                     || c.result() == CallRecord.Result.FAILED_CLOSED || c.result() == CallRecord.Result.REJECTED)
-                    && !deniers.contains(f)) {
-                deniers.add(f);
+                    && !denials.containsKey(f)) {
+                // A denial's detail is the client's message; a failure's is worded as the client sees it only in the
+                // message reported.
+                boolean reported = report.message().contains("\"" + c.webhook() + "\"");
+                denials.put(f, c.result() == CallRecord.Result.DENIED || !reported ? c.detail() : report.message());
             }
         }
         Map<String, ArrayNode> patches = new LinkedHashMap<>();
         Set<String> mutated = new LinkedHashSet<>();
         fromAnnotations(report.auditAnnotations(), functionOf, patches, mutated);
-        return new Outcome(report.allowed(), report.code(), report.message(), deniers, patches, mutated, warnings,
+        return new Outcome(report.allowed(), report.code(), report.message(), denials, patches, mutated, warnings,
                 involved);
     }
 
@@ -124,8 +135,12 @@ public record Outcome(boolean allowed, int code, String message, List<String> de
      * function denied; the message is not compared.
      */
     public Outcome only(String function) {
-        boolean denied = deniers.contains(function);
-        return new Outcome(!denied, denied ? code : 200, null, denied ? List.of(function) : List.of(),
+        boolean denied = denials.containsKey(function);
+        Map<String, String> own = new LinkedHashMap<>();
+        if (denied) {
+            own.put(function, null);
+        }
+        return new Outcome(!denied, denied ? code : 200, null, own,
                 patches == null ? null : patches.containsKey(function) ? Map.of(function, patches.get(function))
                         : Map.of(),
                 mutated.contains(function) ? Set.of(function) : Set.of(),
@@ -137,7 +152,8 @@ public record Outcome(boolean allowed, int code, String message, List<String> de
     /** The answer in a few words, for an example. */
     public String brief() {
         if (!allowed) {
-            return "denied" + (message == null ? " by " + String.join(", ", deniers) : " (" + code + "): " + message);
+            return "denied" + (message == null ? " by " + String.join(", ", deniers()) : " (" + code + "): "
+                    + message);
         }
         return mutated.isEmpty() ? "allowed" : "allowed, patched by " + String.join(", ", mutated);
     }

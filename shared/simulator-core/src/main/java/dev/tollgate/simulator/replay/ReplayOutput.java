@@ -71,8 +71,8 @@ public final class ReplayOutput {
         }
         if (!r.notReplayed().isEmpty()) {
             sb.append("\nNot replayed: ").append(r.notReplayedTotal()).append('\n');
-            r.notReplayed().forEach((reason, s) -> sb.append(String.format(Locale.ROOT, "  %6d  %s%n          e.g. %s: %s%n",
-                    s.count(), reason, s.firstSource(), s.firstDetail())));
+            r.notReplayed().forEach((reason, s) -> sb.append(String.format(Locale.ROOT,
+                    "  %6d  %s%n          e.g. %s: %s%n", s.count(), reason, s.firstSource(), s.firstDetail())));
         }
         if (r.unreadable() > 0) {
             sb.append("\nUnreadable lines: ").append(r.unreadable()).append('\n');

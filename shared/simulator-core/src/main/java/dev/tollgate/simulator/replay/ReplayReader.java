@@ -254,7 +254,7 @@ public final class ReplayReader {
         // Patch annotations are written at Request level and above: at Metadata level only "mutated" is known.
         boolean patchesKnown = !e.path("level").asText().equals("Metadata");
         if (code >= 200 && code < 300) {
-            return new Outcome(true, 200, "", List.of(), patchesKnown ? patches : null, mutated, null, involved);
+            return new Outcome(true, 200, "", Map.of(), patchesKnown ? patches : null, mutated, null, involved);
         }
         String message = e.path("responseStatus").path("message").asText("");
         Matcher denied = DENIED.matcher(message);
@@ -265,7 +265,8 @@ public final class ReplayReader {
         }
         String f = functionOf.apply(webhook);
         involved.add(f);
-        return new Outcome(false, code, message, List.of(f), patchesKnown ? patches : null, mutated, null, involved);
+        return new Outcome(false, code, message, Map.of(f, message), patchesKnown ? patches : null, mutated, null,
+                involved);
     }
 
     /** {@code dryRun=All} in the request URI's query. */
@@ -348,9 +349,12 @@ public final class ReplayReader {
         ReviewSettings settings = new ReviewSettings(op, olds, namespaceFor(namespace), d.path("user").asText(""),
                 List.of("system:authenticated"), false, namespace.isEmpty() ? "default" : namespace);
         boolean patched = verdict.equals("patched") || d.path("patchOps").asInt(0) > 0;
-        Outcome recorded = new Outcome(!denied, denied ? d.path("code").asInt(d.path("status").asInt(403)) : 200,
-                null, denied ? List.of(function) : List.of(), null, patched ? Set.of(function) : Set.of(), null,
-                Set.of(function));
+        Map<String, String> denials = new java.util.HashMap<>();
+        if (denied) {
+            denials.put(function, null); // the line has no message
+        }
+        Outcome recorded = new Outcome(!denied, denied ? d.path("code").asInt(403) : 200, null, denials, null,
+                patched ? Set.of(function) : Set.of(), null, Set.of(function));
         String ref = manifest.kind() + " " + (namespace.isEmpty() ? "" : namespace + "/") + manifest.name() + " ("
                 + op + ")";
         return new ReplayItem.Request(source, ref, manifest, settings, recorded, function);

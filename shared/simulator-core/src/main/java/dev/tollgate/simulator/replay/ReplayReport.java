@@ -151,6 +151,9 @@ public final class ReplayReport {
             case WARNINGS_LOST -> new Example(r.ref(), r.source(), String.join("; ", Change.missing(before, after, f)),
                     "");
             case PATCH_CHANGED -> new Example(r.ref(), r.source(), patch(before, f), patch(after, f));
+            case MESSAGE_CHANGED -> new Example(r.ref(), r.source(), String.valueOf(before.denials().get(f)),
+                    after.denials().containsKey(f) ? String.valueOf(after.denials().get(f))
+                            : "not denied by " + f + "; " + after.brief());
             default -> new Example(r.ref(), r.source(), before.brief(), after.brief());
         };
     }

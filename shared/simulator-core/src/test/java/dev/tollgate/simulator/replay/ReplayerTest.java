@@ -62,7 +62,13 @@ class ReplayerTest {
                 JsonNode request = review.path("request");
                 ObjectNode response = AuditLines.JSON.createObjectNode().put("uid", request.path("uid").asText());
                 String image = request.path("object").path("spec").path("containers").path(0).path("image").asText();
-                if (webhook.url().endsWith("/registry")) {
+                if (webhook.url().endsWith("/labels")) {
+                    boolean ok = !request.path("object").path("metadata").path("labels").has("forbidden");
+                    response.put("allowed", ok);
+                    if (!ok) {
+                        response.putObject("status").put("code", 403).put("message", "label forbidden");
+                    }
+                } else if (webhook.url().endsWith("/registry")) {
                     boolean ok = java.util.Arrays.stream(trusted.split(",")).anyMatch(image::startsWith);
                     response.put("allowed", ok);
                     if (!ok) {
@@ -94,7 +100,8 @@ class ReplayerTest {
     static Simulator simulator(String trusted, boolean warnOnTags) {
         Configurations configurations = new Configurations(List.of(
                 configuration(true, "pull.tollgate.dev", "/pull"),
-                configuration(false, "registry.tollgate.dev", "/registry")));
+                configuration(false, "registry.tollgate.dev", "/registry"),
+                configuration(false, "labels.tollgate.dev", "/labels")));
         return new Simulator(configurations, webhooks(trusted, warnOnTags),
                 new MatchConditionsSupport(KubeCel.standard()));
     }
@@ -250,6 +257,33 @@ class ReplayerTest {
             assertEquals(1, r.notReplayed().get(ReplayReport.NO_WEBHOOK).count());
             assertEquals("ConfigMap shop/settings (CREATE)", r.notReplayed().get(ReplayReport.NO_WEBHOOK)
                     .firstDetail());
+        }
+    }
+
+    @Test
+    void twoDenialsOfWhichTheLogReportsEitherAreNoChange() throws Exception {
+        // The API server calls validating webhooks at once and reports whichever denial came first: a log may hold
+        // either function's message for a request both deny.
+        ObjectNode pod = pod("both", "evil.example.com/x:1");
+        pod.with("metadata").putObject("labels").put("forbidden", "yes");
+        ObjectNode byLabels = patchAnnotation(event("Request", "create", "both", pod,
+                denied("labels.tollgate.dev", "label forbidden")), 0, 0, "pull.tollgate.dev", PULL_PATCH);
+        ObjectNode byRegistry = patchAnnotation(event("Request", "create", "both", pod,
+                denied("registry.tollgate.dev", "evil.example.com/x:1 is not under registry.example.com/")), 0, 0,
+                "pull.tollgate.dev", PULL_PATCH);
+        try (Simulator same = simulator("registry.example.com/", false)) {
+            ReplayReport r = replay(same, null, 3, List.of(byLabels, byRegistry));
+            assertEquals(0, r.changed(), ReplayOutput.text(run(), r));
+        }
+        // When the reported function no longer denies, its message changed though the request stays denied.
+        try (Simulator loose = simulator("evil.example.com/", false)) {
+            ReplayReport r = replay(loose, null, 3, List.of(byRegistry));
+            assertEquals(List.of("Pod shop/both (CREATE)"), refs(r.functions().get("registry"),
+                    Change.MESSAGE_CHANGED));
+            assertEquals("not denied by registry; denied (403): admission webhook \"labels.tollgate.dev\" denied "
+                    + "the request: label forbidden", r.functions().get("registry").examples(Change.MESSAGE_CHANGED)
+                    .get(0).after());
+            assertEquals(0, r.functions().get("labels").count(Change.MESSAGE_CHANGED));
         }
     }
 
