@@ -37,7 +37,8 @@ public final class ReplayReader {
     public static final String SUBRESOURCE = "a subresource (only requests on the object itself are replayed)";
     public static final String NO_STORED = "UPDATE or DELETE without the stored object (no earlier RequestResponse "
             + "event for it, or it left the bounded cache)";
-    public static final String OUTSIDE_ADMISSION = "the request failed outside admission";
+    public static final String OUTSIDE_ADMISSION = "the request failed outside admission (or the log does not say "
+            + "why: no status message)";
     public static final String OTHER_VERB = "a verb that is not replayed (only create, update and delete)";
     public static final String NO_KIND = "the object names no apiVersion and kind";
     public static final String DECISION_NO_OBJECT = "decision-log line without the object (written with "
@@ -256,7 +257,15 @@ public final class ReplayReader {
         if (code >= 200 && code < 300) {
             return new Outcome(true, 200, "", Map.of(), patchesKnown ? patches : null, mutated, null, involved);
         }
+        // Some API servers (v1.20 among them) log the status without its message; at RequestResponse level the
+        // responseObject is the whole Status.
         String message = e.path("responseStatus").path("message").asText("");
+        if (message.isEmpty() && e.path("responseObject").path("kind").asText().equals("Status")) {
+            message = e.path("responseObject").path("message").asText("");
+        }
+        if (message.isEmpty()) {
+            return null;
+        }
         Matcher denied = DENIED.matcher(message);
         Matcher failed = FAILED_CALL.matcher(message);
         String webhook = denied.find() ? denied.group(1) : failed.find() ? failed.group(1) : null;

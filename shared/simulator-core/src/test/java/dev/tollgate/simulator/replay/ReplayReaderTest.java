@@ -60,6 +60,20 @@ class ReplayReaderTest {
     }
 
     @Test
+    void aDenialWhoseStatusHasNoMessageIsReadFromTheResponseObject() {
+        // v1.20 logs responseStatus without its message; the responseObject (RequestResponse) is the Status.
+        ObjectNode status = denied("registry.tollgate.dev", "untrusted image");
+        ObjectNode e = event("RequestResponse", "create", "bad", pod("bad", "evil.example.com/x"),
+                (ObjectNode) status.deepCopy().without("message"));
+        e.set("responseObject", status.deepCopy().put("kind", "Status").put("apiVersion", "v1"));
+        ReplayItem.Request r = assertInstanceOf(ReplayItem.Request.class, read(e));
+        assertEquals(List.of("registry"), r.recorded().deniers());
+        e.remove("responseObject");
+        assertEquals(ReplayReader.OUTSIDE_ADMISSION, assertInstanceOf(ReplayItem.NotReplayed.class, read(e))
+                .reason(), "with no message anywhere, who denied is not known");
+    }
+
+    @Test
     void metadataLevelIsNotReplayedButItsMutationIsKnownAsMutatedOnly() {
         ObjectNode e = patchAnnotation(event("Metadata", "create", "web", pod("web", "x"), null), 0, 0,
                 "pull.tollgate.dev", "[]");
