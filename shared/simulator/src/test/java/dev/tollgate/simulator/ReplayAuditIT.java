@@ -64,7 +64,11 @@ class ReplayAuditIT {
               - level: Metadata
             """;
 
-    /** The shipped policy with its rule changed: tightened for registry.example.com, loosened for a mirror. */
+    /**
+     * The shipped policy with its rule changed: tightened for registry.example.com, loosened for a mirror. Its message
+     * stays the same: the privileged pod is denied by Pod Security and cel-policy alike, and the log holds whichever
+     * denial the API server got first, so a changed message would show as a change or not by chance.
+     */
     static final String CHANGED_POLICY = """
             apiVersion: admissionregistration.k8s.io/v1
             kind: ValidatingAdmissionPolicy
@@ -87,7 +91,8 @@ class ReplayAuditIT {
                     && !c.image.startsWith('mirror.example.com/')).map(c, c.name)
               validations:
               - expression: "size(variables.untrusted) == 0"
-                messageExpression: "'containers ' + variables.untrusted.join(', ') + ' use untrusted images'"
+                messageExpression: >-
+                  'containers ' + variables.untrusted.join(', ') + ' use images outside registry.example.com'
                 reason: Forbidden
             ---
             apiVersion: admissionregistration.k8s.io/v1
@@ -250,7 +255,8 @@ class ReplayAuditIT {
     @Test
     void theRequestsWereAllowedAndDeniedAsThePoliciesSay() {
         Map<String, Integer> expected = new TreeMap<>(Map.of("namespace", 0, "web", 0, "tools", 0, "mirror", 1,
-                "privileged", 1, "checkout", 1, "catalog", 0, "catalog update", 0, "web label", 0, "catalog delete", 0));
+                "privileged", 1, "checkout", 1, "catalog", 0, "catalog update", 0, "web label", 0));
+        expected.put("catalog delete", 0);
         expected.put("settings", 0);
         assertEquals(expected, made);
     }
@@ -282,7 +288,7 @@ class ReplayAuditIT {
                 report.toString());
         assertEquals(2, report.path("changed").asInt());
         assertTrue(report.path("functions").path("cel-policy").path("changes").path("allowedToDenied")
-                .path("examples").path(0).path("after").asText().contains("use untrusted images"),
+                .path("examples").path(0).path("after").asText().contains("containers app use images outside"),
                 report.toString());
     }
 }
