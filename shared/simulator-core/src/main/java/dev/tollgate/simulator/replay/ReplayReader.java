@@ -47,9 +47,15 @@ public final class ReplayReader {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    /** `admission webhook "name" denied the request...` (admission/plugin/webhook/errors/statuserror.go). */
+    /**
+     * `admission webhook "name" denied the request...`
+     * (k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go).
+     */
     private static final Pattern DENIED = Pattern.compile("^admission webhook \"([^\"]+)\" denied the request");
-    /** A call that failed with failurePolicy Fail: `failed calling webhook "name"` (webhook/errors.go). */
+    /**
+     * A call that failed with failurePolicy Fail: `failed calling webhook "name"` (k8s.io/apiserver/pkg/util/webhook/
+     * error.go; "failed to call webhook" in later versions).
+     */
     private static final Pattern FAILED_CALL = Pattern.compile("failed (?:calling|to call) webhook \"([^\"]+)\"");
 
     private static final Set<String> READS = Set.of("get", "list", "watch");
@@ -206,8 +212,12 @@ public final class ReplayReader {
         user.path("groups").forEach(g -> groups.add(g.asText()));
         ReviewSettings settings = new ReviewSettings(op, olds, namespaceFor(namespace), user.path("username").asText(),
                 groups, dryRun(e.path("requestURI").asText()), namespace.isEmpty() ? "default" : namespace);
-        String refText = manifest.kind() + " " + (namespace.isEmpty() ? "" : namespace + "/") + manifest.name()
-                + " (" + op + ")";
+        // A create with generateName: the name the server gave, else the prefix.
+        String shown = !manifest.name().isEmpty() ? manifest.name()
+                : response.path("metadata").path("name").asText(object.path("metadata").path("generateName").asText()
+                        + "*");
+        String refText = manifest.kind() + " " + (namespace.isEmpty() ? "" : namespace + "/") + shown + " (" + op
+                + ")";
         return new ReplayItem.Request(source, refText, manifest, settings, recorded, null);
     }
 

@@ -201,6 +201,18 @@ class ReplayReaderTest {
     }
 
     @Test
+    void aGeneratedNameIsShownAsTheServerGaveIt() {
+        ObjectNode pod = pod("", "x");
+        ((ObjectNode) pod.get("metadata")).remove("name");
+        ((ObjectNode) pod.get("metadata")).put("generateName", "job-");
+        ObjectNode e = event("RequestResponse", "create", "", pod, null);
+        ((ObjectNode) e.get("responseObject").get("metadata")).put("name", "job-x7k2p");
+        assertEquals("Pod shop/job-x7k2p (CREATE)", assertInstanceOf(ReplayItem.Request.class, read(e)).ref());
+        e.remove("responseObject");
+        assertEquals("Pod shop/job-* (CREATE)", assertInstanceOf(ReplayItem.Request.class, read(e)).ref());
+    }
+
+    @Test
     void dryRunComesFromTheQuery() {
         assertTrue(ReplayReader.dryRun("/api/v1/pods?dryRun=All"));
         assertFalse(ReplayReader.dryRun("/api/v1/pods?fieldManager=x"));
