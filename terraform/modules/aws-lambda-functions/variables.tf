@@ -144,3 +144,10 @@ variable "enforcement" {
   default  = {}
   nullable = false
 }
+
+variable "exceptions" {
+  description = "The reviewed exceptions file's list (terraform/README.md \"Exceptions\"), as the webhook configurations take it: each function gets the exceptions naming it in TOLLGATE_EXCEPTIONS_JSON and applies those the API server cannot."
+  type        = any
+  default     = []
+  nullable    = false
+}
