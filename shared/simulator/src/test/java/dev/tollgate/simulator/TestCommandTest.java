@@ -349,4 +349,76 @@ class TestCommandTest {
             server.stop(0);
         }
     }
+
+    /**
+     * A function of one's own, not bundled (as the archetype generates), served at a URL: its webhook.yaml says what is
+     * registered, and the cases name it.
+     */
+    @Test
+    void aFunctionOfOnesOwnRunsAtAUrlFromItsWebhookYaml() throws Exception {
+        Path webhook = Files.createDirectories(dir.resolve("deny-latest-tag")).resolve("webhook.yaml");
+        Files.writeString(webhook, """
+                name: deny-latest-tag.example.com
+                type: validating
+                path: /deny-latest-tag
+                rules:
+                  - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], scope: Namespaced}
+                failurePolicy: Fail
+                sideEffects: None
+                timeoutSeconds: 10
+                admissionReviewVersions: ["v1"]
+                """);
+        Path file = write("deny-latest-tag-test.yaml", """
+                functions: [deny-latest-tag]
+                cases:
+                - name: a latest tag is denied
+                  object: {apiVersion: v1, kind: Pod, metadata: {name: web, namespace: shop},
+                           spec: {containers: [{name: web, image: "nginx:latest"}]}}
+                  expect: {allowed: false, message: "image nginx:latest uses the latest tag"}
+                - name: a pinned tag is allowed
+                  object: {apiVersion: v1, kind: Pod, metadata: {name: web, namespace: shop},
+                           spec: {containers: [{name: web, image: "nginx:1.27"}]}}
+                  expect: {allowed: true}
+                """);
+        // The function: denies an image tagged latest, as the archetype's validating example does.
+        dev.tollgate.admission.ValidatingPolicy policy = request -> {
+            for (JsonNode c : request.object().json().path("spec").path("containers")) {
+                String image = c.path("image").asText();
+                if (image.endsWith(":latest")) {
+                    return dev.tollgate.admission.Verdict.deny("image " + image + " uses the latest tag");
+                }
+            }
+            return dev.tollgate.admission.Verdict.allow();
+        };
+        AdmissionHandler handler = new AdmissionHandler(new AdmissionCodec());
+        List<String> paths = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            paths.add(exchange.getRequestURI().getPath());
+            HandlerResult<AdmissionReview> r = handler.handle(exchange.getRequestBody().readAllBytes(),
+                    "deny-latest-tag", policy);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(r.status(), r.body().length);
+            exchange.getResponseBody().write(r.body());
+            exchange.close();
+        });
+        server.start();
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        try {
+            CapturedCommand.Output out = run(file.toString(), "--url", url, "--webhook", webhook.toString());
+            assertEquals(0, out.exit(), out.stdout() + out.stderr());
+            assertEquals(List.of("/deny-latest-tag", "/deny-latest-tag"), paths);
+
+            CapturedCommand.Output notBundled = run(file.toString(), "--url", url);
+            assertEquals(2, notBundled.exit(), notBundled.stdout() + notBundled.stderr());
+            assertTrue(notBundled.stderr().contains(": functions: deny-latest-tag is not a bundled function"),
+                    notBundled.stderr());
+        } finally {
+            server.stop(0);
+        }
+        CapturedCommand.Output noUrl = run(file.toString(), "--webhook", webhook.toString());
+        assertEquals(2, noUrl.exit());
+        assertEquals("tollgate test: --webhook needs --url: where its function is served (only the bundled functions "
+                + "run in-process), e.g. --url http://127.0.0.1:8080", noUrl.stderr().strip());
+    }
 }
