@@ -65,6 +65,49 @@ public final class PolicyTypeChecker {
     private record Expr(String fieldRef, String source, ResultType type) {
     }
 
+    /**
+     * A policy the API server would refuse (an {@link Severity#ERROR} finding), found when a function starts: the
+     * message is one line per {@link #line} of each error, joined by {@code "; "}.
+     */
+    public static final class RefusedPolicyException extends IllegalArgumentException {
+        private final transient List<Finding> errors;
+
+        RefusedPolicyException(List<Finding> errors) {
+            super(String.join("; ", errors.stream().map(PolicyTypeChecker::line).toList()));
+            this.errors = List.copyOf(errors);
+        }
+
+        public List<Finding> errors() {
+            return errors;
+        }
+    }
+
+    /**
+     * What a function does with its configuration when it starts: every policy among {@code documents} checked
+     * against the built-in kinds' schemas ({@link KubernetesSchemas}) and the CustomResourceDefinitions among the
+     * documents. Returns the warnings, each as one {@link #line}.
+     *
+     * @throws RefusedPolicyException when the API server would refuse a policy
+     */
+    public static List<String> checkAtStartup(KubeCel cel, List<ConfigFiles.Document> documents) {
+        List<Finding> findings = new PolicyTypeChecker(cel, KubernetesSchemas.with(documents)).check(documents);
+        List<Finding> errors = findings.stream().filter(f -> f.severity() == Severity.ERROR).toList();
+        if (!errors.isEmpty()) {
+            throw new RefusedPolicyException(errors);
+        }
+        return findings.stream().map(PolicyTypeChecker::line).toList();
+    }
+
+    /**
+     * A finding on one line: {@code <Kind 'name' (file#n)>: <field>: <the API server's message>}, the message's
+     * lines (one result per kind for a warning) joined by {@code "; "} and cel-go's source excerpts and carets
+     * (the {@code " | "} lines) left out, as the position is in the message.
+     */
+    public static String line(Finding f) {
+        List<String> lines = f.message().strip().lines().filter(l -> !l.startsWith(" |") && !l.isBlank()).toList();
+        return f.source() + ": " + f.fieldRef() + ": " + String.join("; ", lines);
+    }
+
     private final KubeCel cel;
     private final SchemaResolver schemas;
 
