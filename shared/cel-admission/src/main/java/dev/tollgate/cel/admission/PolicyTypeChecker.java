@@ -47,7 +47,6 @@ public final class PolicyTypeChecker {
     /** typechecking.go maxTypesToCheck. */
     static final int MAX_TYPES_TO_CHECK = 10;
 
-
     public enum Severity { ERROR, WARNING }
 
     /**
