@@ -318,6 +318,102 @@ class TestCommandTest {
         assertTrue(warned.stdout().contains("undefined field 'replicsa'"), warned.stdout());
     }
 
+    /**
+     * Built-in kinds are type checked from the schemas the simulator ships (shared/cel-admission KubernetesSchemas),
+     * no schemas given: mistyped policies on Pods, each caught before any case in the API server's words. Errors
+     * where it refuses the policy (admission/plugin/cel/compile.go: a result that is not a bool, an unknown function,
+     * cel-go checker/errors.go undeclaredReference); warnings where its type checking only warns
+     * (admission/plugin/policy/validating/typechecking.go, cel-go checker/errors.go undefinedField and
+     * noMatchingOverload): a misspelled field in a validation, a messageExpression, a variable, a matchCondition and
+     * a mutation, and a wrong type comparison.
+     */
+    @Test
+    void builtInKindsAreTypeCheckedWithoutSchemas() throws Exception {
+        write("pods.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: pods.example.com}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+                  variables:
+                  - name: secrets
+                    expression: "object.spec.imagePullSecret"
+                  matchConditions:
+                  - name: unscheduled
+                    expression: "!has(object.spec.nodeNme)"
+                  validations:
+                  - expression: "object.spec.containres.all(c, c.image != '')"
+                  - expression: "object.spec.priority > '1000'"
+                  - expression: "object.metadata.name"
+                  - expression: "object.metadata.name.startsWth('web')"
+                  - expression: "true"
+                    messageExpression: "'too many in ' + object.metadata.nam"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: pods-binding.example.com}
+                spec: {policyName: pods.example.com, validationActions: [Deny]}
+                """);
+        write("mutate.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1beta1
+                kind: MutatingAdmissionPolicy
+                metadata: {name: team.example.com}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+                  mutations:
+                  - patchType: ApplyConfiguration
+                    applyConfiguration:
+                      expression: "Object{metadata: Object.metadata{labels: {'team': object.metadata.namespce}}}"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1beta1
+                kind: MutatingAdmissionPolicyBinding
+                metadata: {name: team-binding.example.com}
+                spec: {policyName: team.example.com}
+                """);
+        Path file = write("pods-test.yaml", """
+                functions: [cel-policy, cel-mutate]
+                policies:
+                  cel-policy: [pods.yaml]
+                  cel-mutate: [mutate.yaml]
+                cases:
+                - name: a deployment is not a pod
+                  object: {apiVersion: apps/v1, kind: Deployment, metadata: {name: d, namespace: shop},
+                           spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}},
+                                  spec: {containers: [{name: c, image: i}]}}}}
+                  expect: {allowed: true}
+                """);
+        CapturedCommand.Output out = run(file.toString());
+        assertEquals(1, out.exit(), out.stdout() + out.stderr());
+        String vap = "ValidatingAdmissionPolicy 'pods.example.com' (" + dir.resolve("pods.yaml") + "#1)";
+        String map = "MutatingAdmissionPolicy 'team.example.com' (" + dir.resolve("mutate.yaml") + "#1)";
+        for (String expected : List.of(
+                "  error: " + vap + ": spec.validations[2].expression: Invalid value: \"object.metadata.name\": must "
+                        + "evaluate to bool but got dyn\n",
+                "  error: " + vap + ": spec.validations[3].expression: Invalid value: \"object.metadata.name"
+                        + ".startsWth('web')\": compilation failed: ERROR: <input>:1:31: undeclared reference to "
+                        + "'startsWth' (in container '')\n",
+                "  warning: " + vap + ": spec.variables[0].expression: /v1, Kind=Pod: ERROR: <input>:1:12: undefined "
+                        + "field 'imagePullSecret'\n",
+                "  warning: " + vap + ": spec.matchConditions[0].expression: /v1, Kind=Pod: ERROR: <input>:1:5: "
+                        + "undefined field 'nodeNme'\n",
+                "  warning: " + vap + ": spec.validations[0].expression: /v1, Kind=Pod: ERROR: <input>:1:12: "
+                        + "undefined field 'containres'\n",
+                "  warning: " + vap + ": spec.validations[1].expression: /v1, Kind=Pod: ERROR: <input>:1:22: found "
+                        + "no matching overload for '_>_' applied to '(int, string)'\n",
+                "  warning: " + vap + ": spec.validations[4].messageExpression: /v1, Kind=Pod: ERROR: <input>:1:33: "
+                        + "undefined field 'nam'\n",
+                "  warning: " + map + ": spec.mutations[0].applyConfiguration.expression: /v1, Kind=Pod: ERROR: "
+                        + "<input>:1:66: undefined field 'namespce'\n")) {
+            assertTrue(out.stdout().contains(expected), () -> "expected\n" + expected + "in\n" + out.stdout());
+        }
+        assertTrue(out.stdout().endsWith("1 case: 1 passed, 0 failed; 2 policy expressions the API server would "
+                + "refuse\n"), out.stdout());
+    }
+
     /** Against --url: the function there answers with its own configuration (the file's policies are not loaded). */
     @Test
     void runsAgainstAUrl() throws Exception {
