@@ -94,9 +94,10 @@ public record NamespaceOptions(Source source, Namespaces.Unknown unknown, Cluste
         ClusterParams.Settings paramSettings;
         String paramSizeKey = prefix + ".param-cache-size";
         String paramSize = config.apply(paramSizeKey).orElse("1000").strip();
+        Duration paramTtl = duration(config, prefix + ".param-cache-ttl", "30s");
+        Duration paramTimeout = duration(config, prefix + ".param-lookup-timeout", "2s");
         try {
-            paramSettings = new ClusterParams.Settings(duration(config, prefix + ".param-cache-ttl", "30s"),
-                    Integer.parseInt(paramSize), duration(config, prefix + ".param-lookup-timeout", "2s"));
+            paramSettings = new ClusterParams.Settings(paramTtl, Integer.parseInt(paramSize), paramTimeout);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(paramSizeKey + " must be a whole number, got '" + paramSize + "'");
         } catch (IllegalArgumentException e) {
