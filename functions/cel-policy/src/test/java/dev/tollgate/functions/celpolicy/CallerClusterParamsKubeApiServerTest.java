@@ -3,12 +3,14 @@ package dev.tollgate.functions.celpolicy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
@@ -21,8 +23,9 @@ import dev.tollgate.testing.Manifests;
  * configured as the function is (tollgate.clusters.*, no param in the files): the replica limit is a ConfigMap of a
  * different value in each cluster, so the same review gets each cluster's decision; the trusted registries are a
  * ConfigMap of one cluster only, so the other's reviews are denied with the API server's words for a missing param
- * under {@code parameterNotFoundAction: Deny}, and the first is unaffected. Skipped, with a SKIPPED line, where the
- * kit is not set up.
+ * under {@code parameterNotFoundAction: Deny}, and the first is unaffected. A reader identity without RBAC on the
+ * param's resource gets the API server's Forbidden, and the next review passes once the role is applied. Skipped,
+ * with a SKIPPED line, where the kit is not set up.
  */
 class CallerClusterParamsKubeApiServerTest {
 
@@ -108,10 +111,13 @@ class CallerClusterParamsKubeApiServerTest {
     }
 
     @Test
-    void eachClustersParamsDecideItsOwnReviews() {
+    void eachClustersParamsDecideItsOwnReviews(@TempDir Path dir) throws InterruptedException {
         assumeTrue(east != null);
+        // south: west's API server through a reader identity that has no RBAC on configmaps yet.
+        String reader = "system:serviceaccount:tollgate:tollgate-reader";
         Map<String, String> settings = Map.of(
-                "tollgate.clusters.names", "east,west",
+                "tollgate.clusters.names", "east,west,south",
+                "tollgate.clusters.south.kubeconfig", west.kubeconfigFor(reader, dir).toString(),
                 "tollgate.clusters.east.kubeconfig", east.kubeconfig().toString(),
                 "tollgate.clusters.west.url", west.url().toString(),
                 "tollgate.clusters.west.ca-file", west.caFile().toString(),
@@ -141,6 +147,30 @@ class CallerClusterParamsKubeApiServerTest {
 
         // A cluster the function has no connection to borrows neither cluster's params.
         t.cluster("north").create(five).assertDenied().withMessageContaining("failed to configure policy: no "
-                + "connection to cluster \"north\" is configured (known: east, west)");
+                + "connection to cluster \"north\" is configured (known: east, west, south)");
+
+        // Without RBAC on the param's resource: the API server's Forbidden, word for word; not kept, so the same
+        // review passes once the role that cluster-registration renders for param_resources is applied.
+        t.cluster("south").create(five).assertDenied().withMessageContaining("failed to configure binding: "
+                + "configmaps \"replica-limit\" is forbidden: User \"" + reader + "\" cannot get resource "
+                + "\"configmaps\" in API group \"\" in the namespace \"shop\"");
+        west.apply("""
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRole
+                metadata: {name: tollgate-reader-params}
+                rules:
+                - {apiGroups: [""], resources: [configmaps], verbs: [get, list, watch]}
+                ---
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRoleBinding
+                metadata: {name: tollgate-reader-params}
+                roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: tollgate-reader-params}
+                subjects:
+                - {apiGroup: rbac.authorization.k8s.io, kind: User, name: "%s"}
+                """.formatted(reader));
+        for (int i = 0; i < 50 && !t.cluster("south").create(five).allowed(); i++) {
+            Thread.sleep(100); // RBAC is applied by the API server's authorizer cache shortly after the write
+        }
+        t.cluster("south").create(five).assertAllowed();
     }
 }
