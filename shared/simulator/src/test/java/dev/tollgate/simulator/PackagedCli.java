@@ -34,10 +34,17 @@ final class PackagedCli {
      * {@code limit} is killed and fails the test (a hang, not a measurement).
      */
     static Result run(Path scratch, Duration limit, List<String> args) throws Exception {
+        return run(scratch, limit, List.of(), args);
+    }
+
+    /** As {@link #run(Path, Duration, List)}, with JVM options (e.g. {@code -Dtollgate.cel-policy.config=...}). */
+    static Result run(Path scratch, Duration limit, List<String> jvmOptions, List<String> args) throws Exception {
         Path root = root();
         assertTrue(Files.isRegularFile(root.resolve(JAR)), "package the simulator first: " + root.resolve(JAR));
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", JAR.toString()));
         command.addAll(args);
         Path out = Files.createTempFile(scratch, "out", ".txt");
         Path err = Files.createTempFile(scratch, "err", ".txt");
