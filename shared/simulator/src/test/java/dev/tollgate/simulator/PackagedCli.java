@@ -37,7 +37,7 @@ final class PackagedCli {
         return run(scratch, limit, List.of(), args);
     }
 
-    /** As {@link #run(Path, Duration, List)}, with JVM options (e.g. {@code -Dtollgate.cel-policy.config=...}). */
+    /** As {@link #run(Path, Duration, List)}, with JVM options before {@code -jar} (e.g. {@code -Dtollgate...}). */
     static Result run(Path scratch, Duration limit, List<String> jvmOptions, List<String> args) throws Exception {
         Path root = root();
         assertTrue(Files.isRegularFile(root.resolve(JAR)), "package the simulator first: " + root.resolve(JAR));

@@ -78,6 +78,14 @@ public final class KubeApiServer implements AutoCloseable {
      * @param test the test's name for the SKIPPED line, e.g. {@code ClusterContextsTest}
      */
     public static Optional<KubeApiServer> start(String test, String name) {
+        return start(test, name, List.of());
+    }
+
+    /**
+     * As {@link #start(String, String)}, with options of the kit's start.sh after the name, e.g.
+     * {@code --audit-policy FILE} or {@code -- --disable-admission-plugins=ServiceAccount}.
+     */
+    public static Optional<KubeApiServer> start(String test, String name, List<String> options) {
         Optional<String> missing = missing();
         if (missing.isPresent()) {
             System.out.println("SKIPPED " + test + ": " + missing.get());
@@ -85,7 +93,9 @@ public final class KubeApiServer implements AutoCloseable {
         }
         Path kit = kit();
         Path dir = dir();
-        String out = run(List.of(kit.resolve("start.sh").toString(), dir.toString(), name), 180);
+        List<String> command = new ArrayList<>(List.of(kit.resolve("start.sh").toString(), dir.toString(), name));
+        command.addAll(options);
+        String out = run(command, 180);
         Path kubeconfig = Path.of(out.strip().lines().reduce((a, b) -> b).orElse(""));
         Properties env = new Properties();
         try (Reader r = Files.newBufferedReader(dir.resolve("instances").resolve(name).resolve("env"))) {

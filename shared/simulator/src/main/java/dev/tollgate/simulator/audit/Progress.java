@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The progress line on stderr for long runs: objects done / total (as far as the lists have told), the rate, and
  * what is being listed. On a terminal it rewrites one line every second; elsewhere (a Job's log) it prints a line
- * every ten seconds. Off with --no-progress.
+ * every ten seconds. Off with --no-progress. {@code tollgate audit} counts objects it lists; {@code tollgate replay}
+ * counts lines it reads (its own command, unit and activity words).
  */
 public final class Progress implements AutoCloseable {
 
@@ -20,11 +21,23 @@ public final class Progress implements AutoCloseable {
     private volatile String current = "";
     private final long start = System.nanoTime();
     private Thread ticker;
+    private final String command;
+    private final String unit;
+    private final String activity;
 
     public Progress(PrintStream err, boolean enabled, boolean terminal) {
+        this(err, enabled, terminal, "audit", "objects", "listing");
+    }
+
+    /** E.g. {@code replay}, {@code lines}, {@code reading}: "replay: 1200 lines, 300 lines/s, reading audit.log". */
+    public Progress(PrintStream err, boolean enabled, boolean terminal, String command, String unit,
+            String activity) {
         this.err = err;
         this.enabled = enabled;
         this.terminal = terminal;
+        this.command = command;
+        this.unit = unit;
+        this.activity = activity;
     }
 
     public void start() {
@@ -41,7 +54,7 @@ public final class Progress implements AutoCloseable {
             } catch (InterruptedException e) {
                 // finished
             }
-        }, "audit-progress");
+        }, command + "-progress");
         ticker.setDaemon(true);
         ticker.start();
     }
@@ -79,8 +92,8 @@ public final class Progress implements AutoCloseable {
     private synchronized void print(String prefix, String suffix) {
         long n = done.get();
         String of = totalKnown && total.get() >= n ? "/" + total.get() : "";
-        err.print(prefix + String.format(Locale.ROOT, "audit: %d%s objects, %.0f objects/s, listing %s", n, of,
-                rate(), current) + (terminal ? "\u001b[K" : "") + suffix);
+        err.print(prefix + String.format(Locale.ROOT, "%s: %d%s %s, %.0f %s/s, %s %s", command, n, of,
+                unit, rate(), unit, activity, current) + (terminal ? "\u001b[K" : "") + suffix);
         err.flush();
     }
 
@@ -91,8 +104,8 @@ public final class Progress implements AutoCloseable {
             if (enabled && terminal) {
                 err.print("\r\u001b[K");
             }
-            err.println(String.format(Locale.ROOT, "audit: %d objects in %.1f s (%.0f objects/s)", done.get(),
-                    seconds(), rate()));
+            err.println(String.format(Locale.ROOT, "%s: %d %s in %.1f s (%.0f %s/s)", command, done.get(), unit,
+                    seconds(), rate(), unit));
         }
     }
 

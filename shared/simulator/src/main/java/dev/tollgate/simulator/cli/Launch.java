@@ -74,19 +74,19 @@ final class Launch {
      * The bundled cel-policy and cel-mutate, served in-process, take namespaces (namespaceSelector, namespaceObject)
      * from the cluster the command reads, as the API server of that cluster would: {@code audit} always (its
      * {@code --kubeconfig}/{@code --context}, else the usual lookup: the first file of KUBECONFIG, ~/.kube/config,
-     * else the in-cluster ServiceAccount), {@code review} when given {@code --kubeconfig}. The functions read their
-     * configuration when Quarkus starts, so this is set before: the cluster {@code default} of
+     * else the in-cluster ServiceAccount), {@code review} and {@code replay} when given {@code --kubeconfig}. The
+     * functions read their configuration when Quarkus starts, so this is set before: the cluster {@code default} of
      * {@code tollgate.clusters.*} (shared/cel-admission ClusterContexts), and the shipped
      * {@code policies/namespaces.yaml} left out of their configuration (Namespace objects in the files would win).
      * Values set with -D win.
      */
     static void useTheClustersNamespaces(String[] args, java.util.Map<String, String> env) {
-        if (args.length == 0 || !(args[0].equals("audit") || args[0].equals("review"))) {
+        if (args.length == 0 || !(args[0].equals("audit") || args[0].equals("review") || args[0].equals("replay"))) {
             return;
         }
         String kubeconfig = option(args, "--kubeconfig");
         String context = option(args, "--context");
-        if (args[0].equals("review") && kubeconfig == null) {
+        if (!args[0].equals("audit") && kubeconfig == null) {
             return;
         }
         String prefix = "tollgate.clusters.default.";

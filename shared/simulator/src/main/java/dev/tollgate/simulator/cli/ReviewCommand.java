@@ -190,8 +190,8 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
         }
     }
 
-    /** The admission entries of the given webhook.yaml files, each of the function its folder names. */
-    private static List<WebhookRegistration> catalog(List<Path> webhooks) {
+    /** The admission entries of the given webhook.yaml files, each of the function its folder names (also replay's). */
+    static List<WebhookRegistration> catalog(List<Path> webhooks) {
         List<WebhookRegistration> out = new ArrayList<>();
         for (Path file : webhooks) {
             if (!java.nio.file.Files.isRegularFile(file)) {

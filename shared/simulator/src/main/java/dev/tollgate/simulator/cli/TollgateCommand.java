@@ -8,14 +8,15 @@ import picocli.CommandLine.Command;
 
 /** {@code tollgate}: the Tollgate command line. */
 @Command(name = "tollgate", mixinStandardHelpOptions = true,
-        subcommands = { ReviewCommand.class, AuditCommand.class, ConvertCommand.class, TestCommand.class },
+        subcommands = { ReviewCommand.class, AuditCommand.class, ReplayCommand.class, ConvertCommand.class,
+            TestCommand.class },
         description = "Kubernetes admission control as serverless functions: local tools.")
 @RegisterForReflection
 public class TollgateCommand {
 
     /**
-     * The command line, its review, audit and test commands given the base URL of the bundle this process serves (asked
-     * only when a command calls it).
+     * The command line, its review, audit, replay and test commands given the base URL of the bundle this process
+     * serves (asked only when a command calls it).
      */
     static CommandLine commandLine(Supplier<String> localBundleUrl) {
         return new CommandLine(new TollgateCommand(), new CommandLine.IFactory() {
@@ -26,6 +27,9 @@ public class TollgateCommand {
                 }
                 if (cls == AuditCommand.class) {
                     return cls.cast(new AuditCommand(localBundleUrl));
+                }
+                if (cls == ReplayCommand.class) {
+                    return cls.cast(new ReplayCommand(localBundleUrl));
                 }
                 if (cls == TestCommand.class) {
                     return cls.cast(new TestCommand(localBundleUrl));

@@ -47,7 +47,7 @@ class PreflightTest {
         Outcome o = check("nosuch");
         assertEquals(2, o.decision().exitNow());
         assertEquals("", o.stdout(), "no help on stdout");
-        assertEquals(List.of("tollgate: unknown command 'nosuch'; the commands are review, audit, convert, test "
+        assertEquals(List.of("tollgate: unknown command 'nosuch'; the commands are review, audit, replay, convert, test "
                 + "(tollgate --help)"), o.stderr().lines().toList());
     }
 
