@@ -9,6 +9,9 @@ provider "aws" {
 locals {
   catalog   = jsondecode(file(coalesce(var.catalog_file, "${path.module}/../../catalog/catalog.json")))
   repo_root = "${path.module}/../../.."
+  # The reviewed exceptions file: compiled into the webhooks where the cluster's version can express them, and
+  # handed to the functions for the rest.
+  exceptions = yamldecode(var.exceptions_file == null ? "exceptions: []" : file(var.exceptions_file)).exceptions
 }
 
 module "webhooks" {
@@ -20,7 +23,7 @@ module "webhooks" {
   function_urls      = module.functions.function_urls
   path_tokens        = var.path_tokens
   overrides          = var.overrides
-  exceptions         = yamldecode(var.exceptions_file == null ? "exceptions: []" : file(var.exceptions_file)).exceptions
+  exceptions         = local.exceptions
   timing             = var.timing
   # Nothing of Tollgate runs inside the external cluster.
   functions_namespace = null
@@ -38,6 +41,7 @@ module "functions" {
   path_tokens   = var.path_tokens
   bearer_tokens = var.bearer_tokens
   enforcement   = var.enforcement
+  exceptions    = local.exceptions
   tags          = var.tags
 }
 

@@ -21,9 +21,23 @@ locals {
       contains(keys(var.path_tokens), name) ? { TOLLGATE_AUTH_PATH_TOKEN_VALUES = var.path_tokens[name] } : {},
       contains(keys(var.bearer_tokens), name) ? { TOLLGATE_AUTH_BEARER_VALUES = join(",", var.bearer_tokens[name]) } : {},
       module.enforcement.environment[name],
+      # The exceptions naming the function, applied by it to the requests that reach it (those the cluster's API
+      # server cannot except on its version). Lambda mounts nothing beside the package, so they travel as JSON in the
+      # environment (shared/function-runtime README, "Exceptions").
+      length(local.exceptions_for[name]) == 0 ? {} : {
+        TOLLGATE_EXCEPTIONS_JSON = jsonencode({ exceptions = local.exceptions_for[name] })
+      },
       f.environment,
     )
   }
+
+  exceptions_for = { for name in keys(var.functions) : name => [for e in var.exceptions : e if contains(e.functions, name)] }
+
+  # AWS Lambda refuses a function whose environment variables (names and values) exceed 4 KB in total
+  # (Lambda developer guide, "Working with Lambda environment variables", quotas).
+  # The total is not secret, though the tokens it counts are.
+  environment_bytes     = { for name, env in local.environment : name => nonsensitive(sum(concat([0], [for k, v in env : length(k) + length(v)]))) }
+  oversized_environment = [for name, bytes in local.environment_bytes : "${name} (${bytes} bytes)" if bytes > 4096]
 
   unauthenticated = [
     for name, f in var.functions : name
@@ -56,6 +70,10 @@ resource "aws_iam_role" "functions" {
   tags               = var.tags
 
   lifecycle {
+    precondition {
+      condition     = length(local.oversized_environment) == 0
+      error_message = "AWS Lambda allows 4 KB of environment variables per function; these need more: ${join(", ", local.oversized_environment)}. Shorten the exceptions listed for them (the exceptions file) or their environment."
+    }
     precondition {
       condition     = length(local.unauthenticated) == 0
       error_message = "A function URL is public, and the function refuses to start without a caller check: set path_tokens or bearer_tokens for ${join(", ", local.unauthenticated)} (or TOLLGATE_AUTH_REQUIRED=false in its environment if something else authenticates callers)."

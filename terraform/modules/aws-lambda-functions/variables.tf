@@ -135,12 +135,20 @@ variable "tags" {
 }
 
 variable "enforcement" {
-  description = "Enforcement modes, written into each function's environment without a rebuild: mode (enforce, warn or audit), functions (name => mode), clusters (governed cluster => mode, overriding both). See the enforcement module."
+  description = "Enforcement modes, written into each function's environment without a rebuild: mode (enforce, warn or audit), functions (name => mode), clusters (governed cluster => mode, overriding both), function_clusters (function => governed cluster => mode, overriding all for that function and cluster). See the enforcement module."
   type = object({
-    mode      = optional(string, "enforce")
-    functions = optional(map(string), {})
-    clusters  = optional(map(string), {})
+    mode              = optional(string, "enforce")
+    functions         = optional(map(string), {})
+    clusters          = optional(map(string), {})
+    function_clusters = optional(map(map(string)), {})
   })
   default  = {}
   nullable = false
+}
+
+variable "exceptions" {
+  description = "The reviewed exceptions file's list (terraform/README.md \"Exceptions\"), as the webhook configurations take it: each function gets the exceptions naming it in TOLLGATE_EXCEPTIONS_JSON and applies those the API server cannot."
+  type        = any
+  default     = []
+  nullable    = false
 }

@@ -10,15 +10,23 @@ locals {
     for s, fns in var.services : s => toset([for f in fns : lookup(var.enforcement.functions, f, var.enforcement.mode)])
   }
   mixed   = [for s, ms in local.modes : "${s} (${join(", ", [for f in var.services[s] : "${f} = ${lookup(var.enforcement.functions, f, var.enforcement.mode)}"])})" if length(ms) > 1]
-  unknown = [for f in keys(var.enforcement.functions) : f if !contains(local.served, f)]
+  unknown = [for f in setunion(keys(var.enforcement.functions), keys(var.enforcement.function_clusters)) : f if !contains(local.served, f)]
 
-  cluster_modes = join(",", [for c in sort(keys(var.enforcement.clusters)) : "${c}=${var.enforcement.clusters[c]}"])
+  # Per function, its callers' clusters' modes (tollgate.enforcement.cluster-modes, names in order): the clusters'
+  # modes, with the function's own per-cluster modes over them.
+  function_cluster_modes = {
+    for f in local.served : f => merge(var.enforcement.clusters, lookup(var.enforcement.function_clusters, f, {}))
+  }
+  cluster_modes = {
+    for s, fns in var.services : s => toset([for f in fns : join(",", [for c in sort(keys(local.function_cluster_modes[f])) : "${c}=${local.function_cluster_modes[f][c]}"])])
+  }
+  mixed_clusters = [for s, cms in local.cluster_modes : "${s} (${join("; ", [for f in var.services[s] : "${f}: ${join(",", [for c in sort(keys(local.function_cluster_modes[f])) : "${c}=${local.function_cluster_modes[f][c]}"])}"])})" if length(cms) > 1]
 
   # Nothing is written for the default (enforce everywhere), so a function without modes keeps its environment.
   environment = {
     for s, ms in local.modes : s => merge(
       one(ms) == "enforce" ? {} : { TOLLGATE_ENFORCEMENT_MODE = one(ms) },
-      local.cluster_modes == "" ? {} : { TOLLGATE_ENFORCEMENT_CLUSTER_MODES = local.cluster_modes },
-    ) if length(ms) == 1
+      one(local.cluster_modes[s]) == "" ? {} : { TOLLGATE_ENFORCEMENT_CLUSTER_MODES = one(local.cluster_modes[s]) },
+    ) if length(ms) == 1 && length(local.cluster_modes[s]) == 1
   }
 }

@@ -7,7 +7,11 @@ output "environment" {
     error_message = "enforcement.functions: one service runs these functions and has one mode: ${join("; ", local.mixed)}."
   }
   precondition {
+    condition     = length(local.mixed_clusters) == 0
+    error_message = "enforcement.function_clusters: one service runs these functions and has one mode per cluster: ${join("; ", local.mixed_clusters)}."
+  }
+  precondition {
     condition     = length(local.unknown) == 0
-    error_message = "enforcement.functions: ${join(", ", local.unknown)}: not a function deployed here."
+    error_message = "enforcement.functions / function_clusters: ${join(", ", local.unknown)}: not a function deployed here."
   }
 }

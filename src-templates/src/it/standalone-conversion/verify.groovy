@@ -18,6 +18,12 @@ checks.assertOnlyThePolicy(new File(project, 'src/main/java/dev/tollgate/functio
 assert policy.contains('GROUP = "shop.example.com"')
 assert policy.contains('List.of("v1alpha1", "v1beta1", "v2")')
 
+// The generated objects carry the CRD's own kind (gadgets -> Gadget), not the template's example kind.
+def testFile = new File(project, 'src/test/resources/tollgate-test.yaml').text
+assert testFile.contains('kind: Gadget') && !testFile.contains('Widget') : 'the test file names the kind Gadget'
+assert new File(project, 'src/test/java/dev/tollgate/functions/gadgetconversion/GadgetConversionTest.java').text
+        .contains('kind: Gadget')
+
 checks.assertTestsPassed(project, 3, 40)
 checks.assertTestFilePassed(project, 'dev.tollgate.functions.gadgetconversion.GadgetConversionTestFileTest', 2)
 checks.assertIntegrationTestsPassed(project, 'dev.tollgate.functions.gadgetconversion.GadgetConversionIT', 4)

@@ -216,6 +216,45 @@ run "enforce_everywhere_writes_no_mode" {
   }
 }
 
+run "exceptions_naming_a_function_travel_in_its_environment" {
+  command = plan
+
+  variables {
+    exceptions = [
+      { name = "ci-bot", functions = ["require-labels"], match = { users = ["ci-bot"] }, reason = "CI redeploys", expires = "2099-12-31T00:00:00Z" },
+      { name = "legacy", functions = ["require-labels", "always-pull-images"], match = { namespaces = ["legacy"] }, reason = "migrating", expires = "2099-12-31T00:00:00Z" },
+    ]
+  }
+
+  assert {
+    condition     = [for e in jsondecode(nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables["TOLLGATE_EXCEPTIONS_JSON"])).exceptions : e.name] == ["ci-bot", "legacy"]
+    error_message = "require-labels gets both exceptions that name it, as tollgate.exceptions.json reads them"
+  }
+  assert {
+    condition     = jsondecode(nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["TOLLGATE_EXCEPTIONS_JSON"])).exceptions == [{ name = "legacy", functions = ["require-labels", "always-pull-images"], match = { namespaces = ["legacy"] }, reason = "migrating", expires = "2099-12-31T00:00:00Z" }]
+    error_message = "always-pull-images gets only the exception naming it, whole"
+  }
+}
+
+run "no_exceptions_write_no_variable" {
+  command = plan
+
+  assert {
+    condition     = !contains(keys(nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables)), "TOLLGATE_EXCEPTIONS_JSON")
+    error_message = "without exceptions nothing is written"
+  }
+}
+
+run "rejects_exceptions_beyond_lambdas_environment_limit" {
+  command = plan
+
+  variables {
+    exceptions = [for i in range(40) : { name = "exception-${i}", functions = ["require-labels"], match = { names = ["workload-${i}"] }, reason = "a long enough reason to fill the environment", expires = "2099-12-31T00:00:00Z" }]
+  }
+
+  expect_failures = [aws_iam_role.functions]
+}
+
 run "rejects_a_function_without_a_caller_check" {
   command = plan
 

@@ -39,6 +39,53 @@ run "modes_per_function_and_cluster" {
   }
 }
 
+run "modes_per_function_per_cluster" {
+  command = plan
+  variables {
+    enforcement = {
+      functions         = { "require-labels" = "audit" }
+      clusters          = { west = "warn" }
+      function_clusters = { "require-labels" = { east = "warn", west = "enforce" }, "pod-security" = { east = "audit" }, "cel-policy" = { east = "audit" } }
+    }
+  }
+  assert {
+    condition     = output.environment["require-labels"] == tomap({ TOLLGATE_ENFORCEMENT_MODE = "audit", TOLLGATE_ENFORCEMENT_CLUSTER_MODES = "east=warn,west=enforce" })
+    error_message = "a function's own per-cluster modes win over the clusters' modes for its calls"
+  }
+  assert {
+    condition     = output.environment["always-pull-images"] == tomap({ TOLLGATE_ENFORCEMENT_CLUSTER_MODES = "west=warn" })
+    error_message = "another function keeps the clusters' modes"
+  }
+  assert {
+    condition     = output.environment["all-in-one"] == tomap({ TOLLGATE_ENFORCEMENT_CLUSTER_MODES = "east=audit,west=warn" })
+    error_message = "a bundle whose functions agree per cluster gets their modes"
+  }
+}
+
+run "bundle_functions_with_two_modes_for_a_cluster" {
+  command = plan
+  variables {
+    enforcement = { function_clusters = { "pod-security" = { east = "audit" } } }
+  }
+  expect_failures = [output.environment]
+}
+
+run "bad_function_cluster_mode" {
+  command = plan
+  variables {
+    enforcement = { function_clusters = { "require-labels" = { east = "dryrun" } } }
+  }
+  expect_failures = [var.enforcement]
+}
+
+run "unknown_function_in_function_clusters" {
+  command = plan
+  variables {
+    enforcement = { function_clusters = { "no-such-function" = { east = "warn" } } }
+  }
+  expect_failures = [output.environment]
+}
+
 run "bundle_functions_share_a_mode" {
   command = plan
   variables {

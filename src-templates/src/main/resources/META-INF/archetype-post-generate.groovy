@@ -33,6 +33,11 @@ if (type == 'conversion') {
         problems << "crd '${crd}' is not a CustomResourceDefinition name <plural>.<group> with a dotted group, " +
                 "e.g. -Dcrd=widgets.example.com"
     }
+    def crdKind = props.getProperty('crdKind', '')
+    if (!(crdKind ==~ /[A-Z][A-Za-z0-9]*/)) {
+        problems << "crdKind '${crdKind}' is not a Kubernetes kind (an upper-case letter, then letters and digits), " +
+                "e.g. -DcrdKind=Widget"
+    }
     def versions = props.getProperty('versions', '').split(',').collect { it.trim() }
     versions.findAll { !(it ==~ /v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?/) }.each {
         problems << "versions entry '${it}' is not a Kubernetes API version such as v1, v1beta1 or v2alpha1"

@@ -13,6 +13,11 @@ variable "token_suffix" {
 locals {
   catalog     = jsondecode(file("${path.module}/../../../../catalog/catalog.json"))
   path_tokens = { for f in keys(local.catalog.functions) : f => "${f}-${var.token_suffix}" }
+  # The exceptions file feeds both modules (the webhooks' matchConditions, the functions' environment): no cycle.
+  exceptions = [
+    { name = "sandboxes", functions = ["require-labels"], match = { namespace_labels = { matchLabels = { "tollgate.dev/sandbox" = "true" } } }, reason = "deleted nightly", expires = "2099-12-31T00:00:00Z" },
+    { name = "ci-bot", functions = ["require-labels"], match = { users = ["ci-bot"] }, reason = "CI redeploys", expires = "2099-12-31T00:00:00Z" },
+  ]
 }
 
 module "webhooks" {
@@ -20,6 +25,7 @@ module "webhooks" {
   catalog            = local.catalog
   kubernetes_version = "1.30"
   function_urls      = module.lambda.function_urls
+  exceptions         = local.exceptions
   path_tokens        = local.path_tokens
   timing             = { cold_start_seconds = 2.5, evaluation_seconds = 1, network_seconds = 0.5 }
 }
@@ -29,6 +35,7 @@ module "lambda" {
   functions   = { for f in keys(local.catalog.functions) : f => { package_file = var.package_file } }
   timeouts    = module.webhooks.timeouts
   path_tokens = local.path_tokens
+  exceptions  = local.exceptions
 }
 
 output "manifests" {

@@ -24,6 +24,9 @@ final class Call {
     private Thread worker;
     private boolean workerDone;
     private boolean abandoned;
+    /** Gives the edge's body-budget reservation back; null once given back (or when nothing was reserved). */
+    private Runnable budget;
+    private boolean responseEnded;
 
     Call(ServedPolicy policy, ReviewCodecs codecs, String cluster, Runnable disarm) {
         this.policy = policy;
@@ -84,6 +87,34 @@ final class Call {
     synchronized void leave() {
         worker = null;
         Thread.interrupted(); // a late interrupt must not leak into this thread's next task
+        if (responseEnded) {
+            giveBudgetBack(); // the deadline answered while the policy ran: its objects are free only now
+        }
+    }
+
+    /** The body bytes this call reserved, given back by {@code release} once, when the call holds them no longer. */
+    synchronized void holdBudget(Runnable release) {
+        budget = release;
+    }
+
+    /**
+     * The response has ended. Its body bytes come back now, unless a policy is still running on the review (the
+     * deadline answered for it): its decoded review and working copies stay on the heap until it returns, so the
+     * bytes come back then ({@link #leave}), or the budget would admit new reviews into a heap still full.
+     */
+    synchronized void responseEnded() {
+        responseEnded = true;
+        if (worker == null) {
+            giveBudgetBack();
+        }
+    }
+
+    private void giveBudgetBack() {
+        Runnable release = budget;
+        budget = null;
+        if (release != null) {
+            release.run();
+        }
     }
 
     /** The deadline answered: interrupt the policy if it runs, and count it until the worker returns. */

@@ -2,7 +2,6 @@ package dev.tollgate.runtime;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -201,12 +200,8 @@ public class ReviewEdge {
             answer(ctx, call, refused, false, false);
             return;
         }
-        AtomicBoolean released = new AtomicBoolean();
-        ctx.addEndHandler(done -> {
-            if (released.compareAndSet(false, true)) {
-                budget.release(reserve);
-            }
-        });
+        call.holdBudget(() -> budget.release(reserve));
+        ctx.addEndHandler(done -> call.responseEnded());
         ContextLocals.put(CALL, call);
         armTimer(ctx, call, timer);
         ctx.next();

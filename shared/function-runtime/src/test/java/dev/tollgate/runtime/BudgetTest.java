@@ -71,6 +71,27 @@ class BudgetTest {
         assertTrue(Probe.metric(Probe.metrics(), "tollgate_budget_refused_total", "function=\"probe\"") >= 1);
     }
 
+    /**
+     * The deadline answers a review whose policy runs on (a busy loop that ignores the interrupt, as a CPU-bound
+     * evaluation does): its body bytes stay reserved until the policy returns, since its decoded review and working
+     * copies stay on the heap until then; giving them back with the answer would admit new reviews into a full heap
+     * (the native executable ran out of heap that way under MemoryBudgetIT on a loaded machine).
+     */
+    @Test
+    void aPolicyRunningPastTheDeadlineKeepsItsBytesUntilItReturns() throws Exception {
+        String spinning = review(50_000, "probe", "spin", "sleep-ms", "10000");
+        try (CapturedLog log = CapturedLog.of(ReviewEdge.class, PolicyRunner.class, AnswerRecorder.class)) {
+            post(spinning).then().statusCode(500)
+                    .body("message", equalTo("policy probe did not answer within the deadline of 3000 ms"));
+            // Answered, but the policy still spins on its 50 KB review: 20 KB more do not fit the 64 KiB budget.
+            post(review(20_000)).then().statusCode(503)
+                    .body("message", containsString("in-flight body budget"));
+            log.await(Level.WARNING, "policy probe returned after", "uid=" + Probe.uid(spinning),
+                    "its answer was dropped");
+        }
+        post(review(20_000)).then().statusCode(200);
+    }
+
     @Test
     void declaredLengthOverTheLimitIsRefusedBeforeTheBodyIsRead() throws Exception {
         try (RawHttp http = new RawHttp(root)) {

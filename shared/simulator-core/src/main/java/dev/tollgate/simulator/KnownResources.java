@@ -3,7 +3,6 @@ package dev.tollgate.simulator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -144,13 +143,6 @@ public final class KnownResources {
     }
 
     static String plural(String kind) {
-        String lower = kind.toLowerCase(Locale.ROOT);
-        if (lower.endsWith("s") || lower.endsWith("x") || lower.endsWith("ch") || lower.endsWith("sh")) {
-            return lower + "es";
-        }
-        if (lower.endsWith("y") && lower.length() > 1 && "aeiou".indexOf(lower.charAt(lower.length() - 2)) < 0) {
-            return lower.substring(0, lower.length() - 1) + "ies";
-        }
-        return lower + "s";
+        return dev.tollgate.cel.admission.KubernetesModels.plural(kind);
     }
 }

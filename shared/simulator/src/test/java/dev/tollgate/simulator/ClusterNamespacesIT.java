@@ -24,7 +24,8 @@ import dev.tollgate.testing.KubeApiServer;
  * in-process, takes its namespaces from the audited cluster, not from the shipped policies/namespaces.yaml. The
  * namespace {@code orders} exists only in the cluster, labelled {@code mesh=enabled}, which binds the shipped
  * mesh-sidecar MutatingAdmissionPolicy: {@code audit --as-create} and {@code review --kubeconfig} must predict its
- * sidecar, as the cluster itself would add it.
+ * sidecar, as the cluster itself would add it. Params likewise: a ValidatingAdmissionPolicy whose ConfigMap param
+ * exists only in the cluster is decided by that ConfigMap.
  */
 class ClusterNamespacesIT {
 
@@ -51,6 +52,9 @@ class ClusterNamespacesIT {
                 metadata: {name: web, namespace: orders, labels: {app: web}}
                 spec:
                   containers: [{name: app, image: "registry.example.com/shop/web:1.4"}]
+                ---
+                {apiVersion: v1, kind: ConfigMap, metadata: {name: registries, namespace: orders},
+                 data: {allowed: "mirror.example.com/"}}
                 """);
     }
 
@@ -79,6 +83,46 @@ class ClusterNamespacesIT {
         }
         assertTrue(web != null, r.stdout() + r.stderr());
         assertTrue(web.path("patch").toString().contains("registry.example.com/mesh/proxy:1.2.0"), web.toString());
+    }
+
+    @Test
+    void auditDecidesWithTheClustersParams() throws Exception {
+        assumeTrue(cluster != null);
+        Path policy = dir.resolve("registries.yaml");
+        Files.writeString(policy, """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: registries.example.com}
+                spec:
+                  paramKind: {apiVersion: v1, kind: ConfigMap}
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}
+                  validations:
+                  - expression: "object.spec.containers.all(c, c.image.startsWith(params.data.allowed))"
+                    messageExpression: "'images come from ' + params.data.allowed + ' only'"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: registries-binding}
+                spec:
+                  policyName: registries.example.com
+                  validationActions: [Deny]
+                  paramRef: {name: registries, parameterNotFoundAction: Deny}
+                """);
+        PackagedCli.Result r = PackagedCli.run(dir, Duration.ofSeconds(300), List.of("-Dtollgate.cel-policy.config="
+                + policy), List.of("audit", "--kubeconfig", cluster.kubeconfig().toString(), "-n", "orders",
+                        "--as-create", "-o", "json"));
+        JsonNode web = null;
+        for (JsonNode f : new ObjectMapper().readTree(r.stdout()).path("findings")) {
+            if (f.path("kind").asText().equals("Pod") && f.path("name").asText().equals("web")) {
+                web = f;
+            }
+        }
+        assertTrue(web != null, r.stdout() + r.stderr());
+        // The param is in the audited cluster only: its value is in the denial.
+        assertTrue(!web.path("allowed").asBoolean(true) && web.path("message").asText().contains(
+                "images come from mirror.example.com/ only"), web.toString());
     }
 
     @Test

@@ -318,6 +318,102 @@ class TestCommandTest {
         assertTrue(warned.stdout().contains("undefined field 'replicsa'"), warned.stdout());
     }
 
+    /**
+     * Built-in kinds are type checked from the schemas the simulator ships (shared/cel-admission KubernetesSchemas),
+     * no schemas given: mistyped policies on Pods, each caught before any case in the API server's words. Errors
+     * where it refuses the policy (admission/plugin/cel/compile.go: a result that is not a bool, an unknown function,
+     * cel-go checker/errors.go undeclaredReference); warnings where its type checking only warns
+     * (admission/plugin/policy/validating/typechecking.go, cel-go checker/errors.go undefinedField and
+     * noMatchingOverload): a misspelled field in a validation, a messageExpression, a variable, a matchCondition and
+     * a mutation, and a wrong type comparison.
+     */
+    @Test
+    void builtInKindsAreTypeCheckedWithoutSchemas() throws Exception {
+        write("pods.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: pods.example.com}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+                  variables:
+                  - name: secrets
+                    expression: "object.spec.imagePullSecret"
+                  matchConditions:
+                  - name: unscheduled
+                    expression: "!has(object.spec.nodeNme)"
+                  validations:
+                  - expression: "object.spec.containres.all(c, c.image != '')"
+                  - expression: "object.spec.priority > '1000'"
+                  - expression: "object.metadata.name"
+                  - expression: "object.metadata.name.startsWth('web')"
+                  - expression: "true"
+                    messageExpression: "'too many in ' + object.metadata.nam"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: pods-binding.example.com}
+                spec: {policyName: pods.example.com, validationActions: [Deny]}
+                """);
+        write("mutate.yaml", """
+                apiVersion: admissionregistration.k8s.io/v1beta1
+                kind: MutatingAdmissionPolicy
+                metadata: {name: team.example.com}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+                  mutations:
+                  - patchType: ApplyConfiguration
+                    applyConfiguration:
+                      expression: "Object{metadata: Object.metadata{labels: {'team': object.metadata.namespce}}}"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1beta1
+                kind: MutatingAdmissionPolicyBinding
+                metadata: {name: team-binding.example.com}
+                spec: {policyName: team.example.com}
+                """);
+        Path file = write("pods-test.yaml", """
+                functions: [cel-policy, cel-mutate]
+                policies:
+                  cel-policy: [pods.yaml]
+                  cel-mutate: [mutate.yaml]
+                cases:
+                - name: a deployment is not a pod
+                  object: {apiVersion: apps/v1, kind: Deployment, metadata: {name: d, namespace: shop},
+                           spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}},
+                                  spec: {containers: [{name: c, image: i}]}}}}
+                  expect: {allowed: true}
+                """);
+        CapturedCommand.Output out = run(file.toString());
+        assertEquals(1, out.exit(), out.stdout() + out.stderr());
+        String vap = "ValidatingAdmissionPolicy 'pods.example.com' (" + dir.resolve("pods.yaml") + "#1)";
+        String map = "MutatingAdmissionPolicy 'team.example.com' (" + dir.resolve("mutate.yaml") + "#1)";
+        for (String expected : List.of(
+                "  error: " + vap + ": spec.validations[2].expression: Invalid value: \"object.metadata.name\": must "
+                        + "evaluate to bool but got dyn\n",
+                "  error: " + vap + ": spec.validations[3].expression: Invalid value: \"object.metadata.name"
+                        + ".startsWth('web')\": compilation failed: ERROR: <input>:1:31: undeclared reference to "
+                        + "'startsWth' (in container '')\n",
+                "  warning: " + vap + ": spec.variables[0].expression: /v1, Kind=Pod: ERROR: <input>:1:12: undefined "
+                        + "field 'imagePullSecret'\n",
+                "  warning: " + vap + ": spec.matchConditions[0].expression: /v1, Kind=Pod: ERROR: <input>:1:5: "
+                        + "undefined field 'nodeNme'\n",
+                "  warning: " + vap + ": spec.validations[0].expression: /v1, Kind=Pod: ERROR: <input>:1:12: "
+                        + "undefined field 'containres'\n",
+                "  warning: " + vap + ": spec.validations[1].expression: /v1, Kind=Pod: ERROR: <input>:1:22: found "
+                        + "no matching overload for '_>_' applied to '(int, string)'\n",
+                "  warning: " + vap + ": spec.validations[4].messageExpression: /v1, Kind=Pod: ERROR: <input>:1:33: "
+                        + "undefined field 'nam'\n",
+                "  warning: " + map + ": spec.mutations[0].applyConfiguration.expression: /v1, Kind=Pod: ERROR: "
+                        + "<input>:1:66: undefined field 'namespce'\n")) {
+            assertTrue(out.stdout().contains(expected), () -> "expected\n" + expected + "in\n" + out.stdout());
+        }
+        assertTrue(out.stdout().endsWith("1 case: 1 passed, 0 failed; 2 policy expressions the API server would "
+                + "refuse\n"), out.stdout());
+    }
+
     /** Against --url: the function there answers with its own configuration (the file's policies are not loaded). */
     @Test
     void runsAgainstAUrl() throws Exception {
@@ -348,5 +444,77 @@ class TestCommandTest {
         } finally {
             server.stop(0);
         }
+    }
+
+    /**
+     * A function of one's own, not bundled (as the archetype generates), served at a URL: its webhook.yaml says what is
+     * registered, and the cases name it.
+     */
+    @Test
+    void aFunctionOfOnesOwnRunsAtAUrlFromItsWebhookYaml() throws Exception {
+        Path webhook = Files.createDirectories(dir.resolve("deny-latest-tag")).resolve("webhook.yaml");
+        Files.writeString(webhook, """
+                name: deny-latest-tag.example.com
+                type: validating
+                path: /deny-latest-tag
+                rules:
+                  - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], scope: Namespaced}
+                failurePolicy: Fail
+                sideEffects: None
+                timeoutSeconds: 10
+                admissionReviewVersions: ["v1"]
+                """);
+        Path file = write("deny-latest-tag-test.yaml", """
+                functions: [deny-latest-tag]
+                cases:
+                - name: a latest tag is denied
+                  object: {apiVersion: v1, kind: Pod, metadata: {name: web, namespace: shop},
+                           spec: {containers: [{name: web, image: "nginx:latest"}]}}
+                  expect: {allowed: false, message: "image nginx:latest uses the latest tag"}
+                - name: a pinned tag is allowed
+                  object: {apiVersion: v1, kind: Pod, metadata: {name: web, namespace: shop},
+                           spec: {containers: [{name: web, image: "nginx:1.27"}]}}
+                  expect: {allowed: true}
+                """);
+        // The function: denies an image tagged latest, as the archetype's validating example does.
+        dev.tollgate.admission.ValidatingPolicy policy = request -> {
+            for (JsonNode c : request.object().json().path("spec").path("containers")) {
+                String image = c.path("image").asText();
+                if (image.endsWith(":latest")) {
+                    return dev.tollgate.admission.Verdict.deny("image " + image + " uses the latest tag");
+                }
+            }
+            return dev.tollgate.admission.Verdict.allow();
+        };
+        AdmissionHandler handler = new AdmissionHandler(new AdmissionCodec());
+        List<String> paths = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            paths.add(exchange.getRequestURI().getPath());
+            HandlerResult<AdmissionReview> r = handler.handle(exchange.getRequestBody().readAllBytes(),
+                    "deny-latest-tag", policy);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(r.status(), r.body().length);
+            exchange.getResponseBody().write(r.body());
+            exchange.close();
+        });
+        server.start();
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        try {
+            CapturedCommand.Output out = run(file.toString(), "--url", url, "--webhook", webhook.toString());
+            assertEquals(0, out.exit(), out.stdout() + out.stderr());
+            assertEquals(List.of("/deny-latest-tag", "/deny-latest-tag"), paths);
+
+            CapturedCommand.Output notBundled = run(file.toString(), "--url", url);
+            assertEquals(2, notBundled.exit(), notBundled.stdout() + notBundled.stderr());
+            assertTrue(notBundled.stderr().contains(": functions: deny-latest-tag is not a bundled function"),
+                    notBundled.stderr());
+        } finally {
+            server.stop(0);
+        }
+        CapturedCommand.Output noUrl = run(file.toString(), "--webhook", webhook.toString());
+        assertEquals(2, noUrl.exit());
+        assertEquals("tollgate test: --webhook needs --url: where its function is served (only the bundled functions "
+                + "run in-process), e.g. --url http://127.0.0.1:8080", noUrl.stderr().strip());
     }
 }

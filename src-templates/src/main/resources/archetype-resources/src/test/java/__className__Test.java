@@ -37,7 +37,7 @@ class ${className}Test {
     /** One object of the CRD in {@code version}, as the API server would send it. */
     static ObjectNode object(String version) {
         String size = version.equals(NEWEST) ? "replicas" : "size";
-        return Manifests.parse("apiVersion: ${crdGroup}/" + version + "\nkind: Widget\n"
+        return Manifests.parse("apiVersion: ${crdGroup}/" + version + "\nkind: ${crdKind}\n"
                 + "metadata: {name: blue, namespace: shop, uid: 0c0ffee0-1, resourceVersion: \"7\", labels: {team: a}}\n"
                 + "spec: {" + size + ": 3, colour: blue}\n");
     }

@@ -2,6 +2,8 @@ package dev.tollgate.functions.celmutate;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -19,11 +21,13 @@ import dev.tollgate.cel.Authorizer;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
+import dev.tollgate.cel.admission.PolicyTypeChecker;
 import dev.tollgate.cel.admission.RegistrationCoverage;
 
 /**
  * Serves MutatingAdmissionPolicies from configuration files at {@code /cel-mutate}: JSONPatch and
- * ApplyConfiguration mutations written in CEL. Read, validated and compiled at startup, like cel-policy.
+ * ApplyConfiguration mutations written in CEL. Read, validated, compiled and type checked at startup, like cel-policy
+ * ({@link #load}).
  */
 @ApplicationScoped
 public class CelMutate implements MutatingPolicy {
@@ -37,14 +41,9 @@ public class CelMutate implements MutatingPolicy {
             @ConfigProperty(name = "tollgate.cel-mutate.config") List<String> config,
             @ConfigProperty(name = "tollgate.cel-mutate.authorizer", defaultValue = "none") String authorizer,
             Config all) {
-        // tollgate.cel-mutate.namespaces, unknown-namespace, namespace-cache-ttl, namespace-cache-size,
-        // namespace-lookup-timeout: see NamespaceOptions and application.properties.
-        this(MutatingPolicies.load(ConfigFiles.read(config.stream().map(String::strip).filter(s -> !s.isEmpty())
-                .map(Path::of).toList()), environment(authorizer),
-                NamespaceOptions.read("tollgate.cel-mutate", key -> all.getOptionalValue(key, String.class))));
+        this(load(config, authorizer, key -> all.getOptionalValue(key, String.class)));
         LOG.infof("cel-mutate: %s (configuration %s)", policies.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-mutate: " + w));
-        policies.compileErrors().forEach(e -> LOG.error("cel-mutate: " + e));
         // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.
         var registration = RegistrationCoverage.packagedRules("/cel-mutate");
         if (!registration.isEmpty()) {
@@ -54,6 +53,47 @@ public class CelMutate implements MutatingPolicy {
 
     public CelMutate(MutatingPolicies policies) {
         this.policies = policies;
+    }
+
+    /**
+     * Reads, validates and compiles the configuration, then type checks every policy as the API server does when it
+     * is created ({@link PolicyTypeChecker#checkAtStartup}: against the built-in kinds' schemas and the
+     * CustomResourceDefinitions among the files). A policy the API server would refuse stops the function with one
+     * line naming the file, the policy and the field in the API server's words; a type-checking warning (a field
+     * the matched kind does not have, an operator on the wrong types) is logged once, and the policy is served.
+     */
+    static MutatingPolicies load(List<String> config, String authorizer,
+            Function<String, Optional<String>> settings) {
+        KubeCel cel = environment(authorizer);
+        List<ConfigFiles.Document> documents = ConfigFiles.read(config.stream().map(String::strip)
+                .filter(s -> !s.isEmpty()).map(Path::of).toList());
+        // tollgate.cel-mutate.namespaces, unknown-namespace, namespace-cache-ttl, namespace-cache-size,
+        // namespace-lookup-timeout: see NamespaceOptions and application.properties.
+        MutatingPolicies loaded = MutatingPolicies.load(documents, cel,
+                NamespaceOptions.read("tollgate.cel-mutate", settings));
+        typeCheck(cel, documents, loaded).forEach(w -> LOG.warn("cel-mutate: type checking: " + w));
+        return loaded;
+    }
+
+    /**
+     * The type-checking warnings of the configuration, each on one line.
+     *
+     * @throws IllegalArgumentException (one line) for an expression the API server would refuse, including one that
+     *                                  only this function's own compilation catches
+     */
+    static List<String> typeCheck(KubeCel cel, List<ConfigFiles.Document> documents, MutatingPolicies loaded) {
+        List<String> warnings;
+        try {
+            warnings = PolicyTypeChecker.checkAtStartup(cel, documents);
+        } catch (PolicyTypeChecker.RefusedPolicyException e) {
+            throw new IllegalArgumentException("cel-mutate: the API server would refuse this configuration: "
+                    + e.getMessage(), e);
+        }
+        if (!loaded.compileErrors().isEmpty()) {
+            throw new IllegalArgumentException("cel-mutate: the API server would refuse this configuration: "
+                    + String.join("; ", loaded.compileErrors()));
+        }
+        return warnings;
     }
 
     /** The API server's CEL environment with a static answer to {@code authorizer} checks (none: errors). */

@@ -32,6 +32,7 @@ import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.PolicyConfig;
 import dev.tollgate.cel.admission.PolicyDispatcher;
 import dev.tollgate.cel.admission.PolicyExpressions;
+import dev.tollgate.cel.admission.StructLiterals;
 import dev.tollgate.cel.admission.RegistrationCoverage;
 import dev.tollgate.cel.admission.PolicyExpressions.Compiled;
 import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
@@ -67,7 +68,7 @@ public final class MutatingPolicies {
                         : "applyConfiguration") + ".expression";
                 String source;
                 try {
-                    source = StructLiterals.rewrite(ms.get(i).expression());
+                    source = StructLiterals.rewrite(ms.get(i).expression()).text();
                 } catch (StructLiterals.RewriteException e) {
                     String error = "compilation error: " + what + ": " + e.getMessage();
                     mutations.add(new Compiled(null, error));

@@ -11,15 +11,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tollgate.cel.CelValues;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.ResultType;
+import dev.tollgate.cel.admission.StructLiterals;
 import dev.tollgate.testing.Manifests;
 
-/** The JSONPatch/Object literal adapter: rewritten expressions compile in the shared environment and mean the same. */
+/**
+ * The JSONPatch/Object literal adapter (shared/cel-admission StructLiterals): rewritten expressions compile in the
+ * shared environment and mean the same.
+ */
 class StructLiteralsTest {
 
     private static final KubeCel SELF = KubeCel.builder().variables("self").build();
 
     private static JsonNode eval(String expression, String selfYaml) throws Exception {
-        var compiled = SELF.compile(StructLiterals.rewrite(expression), ResultType.ANY);
+        var compiled = SELF.compile(StructLiterals.rewrite(expression).text(), ResultType.ANY);
         return MutatingPolicies.copyWithPlainNumbers(CelValues.toJson(SELF.newEvaluation(Map.of("self", Manifests.parse(selfYaml))).evaluate(compiled)));
     }
 
@@ -63,6 +67,6 @@ class StructLiteralsTest {
     @Test
     void expressionsWithoutLiteralsAreUnchanged() throws Exception {
         String e = "self.items.all(i, i.name != '{')";
-        assertEquals(e, StructLiterals.rewrite(e));
+        assertEquals(e, StructLiterals.rewrite(e).text());
     }
 }

@@ -1,10 +1,6 @@
 package dev.tollgate.cel.admission;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -52,17 +48,11 @@ public final class ClusterNamespaces implements NamespaceSource {
         }
     }
 
-    private record Cached(ObjectNode namespace, long expiresAt) {
-    }
-
     private final ClusterConnection connection;
     private final Settings settings;
     private KubernetesClient client; // built at the first lookup; guarded by this
-    private final LongSupplier clock;
     private final AtomicLong gets = new AtomicLong();
-    // Least recently used first; guarded by itself.
-    private final LinkedHashMap<String, Cached> cache = new LinkedHashMap<>(16, 0.75f, true);
-    private final ConcurrentHashMap<String, CompletableFuture<ObjectNode>> inFlight = new ConcurrentHashMap<>();
+    private final LookupCache<String, ObjectNode> cache;
 
     public ClusterNamespaces(ClusterConnection connection, Settings settings) {
         this(connection, settings, System::nanoTime);
@@ -71,7 +61,7 @@ public final class ClusterNamespaces implements NamespaceSource {
     ClusterNamespaces(ClusterConnection connection, Settings settings, LongSupplier clock) {
         this.connection = connection;
         this.settings = settings;
-        this.clock = clock;
+        this.cache = new LookupCache<>(settings.ttl(), settings.maxEntries(), clock);
     }
 
     @Override
@@ -91,46 +81,12 @@ public final class ClusterNamespaces implements NamespaceSource {
             // Not a namespace name the API server could hold; never put it into a URL.
             throw NamespaceLookupException.notFound(name, "");
         }
-        long now = clock.getAsLong();
-        synchronized (cache) {
-            Cached c = cache.get(name);
-            if (c != null && c.expiresAt() - now > 0) {
-                return c.namespace();
-            }
-        }
-        CompletableFuture<ObjectNode> mine = new CompletableFuture<>();
-        CompletableFuture<ObjectNode> running = inFlight.putIfAbsent(name, mine);
-        if (running == null) {
-            try {
-                ObjectNode ns = fetch(name);
-                remember(name, ns);
-                mine.complete(ns);
-            } catch (Throwable e) {
-                mine.completeExceptionally(e); // never leave the waiters blocked
-                if (e instanceof Error error) {
-                    throw error;
-                }
-            } finally {
-                inFlight.remove(name, mine);
-            }
-            running = mine;
-        }
         try {
-            return running.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof NamespaceLookupException l ? l
-                    : new NamespaceLookupException(0, "", String.valueOf(e.getCause()));
-        }
-    }
-
-    private void remember(String name, ObjectNode ns) {
-        synchronized (cache) {
-            cache.put(name, new Cached(ns, clock.getAsLong() + settings.ttl().toNanos()));
-            var oldest = cache.entrySet().iterator();
-            while (cache.size() > settings.maxEntries() && oldest.hasNext()) {
-                oldest.next();
-                oldest.remove();
-            }
+            return cache.get(name, this::fetch);
+        } catch (NamespaceLookupException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new NamespaceLookupException(0, "", String.valueOf(e));
         }
     }
 
@@ -152,7 +108,7 @@ public final class ClusterNamespaces implements NamespaceSource {
         try {
             ns = c.namespaces().withName(name).get();
         } catch (KubernetesClientException e) {
-            throw failure(name, c, e);
+            throw failure(c, e, "/api/v1/namespaces/" + name, "get namespaces " + name);
         }
         if (ns == null) {
             throw NamespaceLookupException.notFound(name, "");
@@ -161,8 +117,10 @@ public final class ClusterNamespaces implements NamespaceSource {
     }
 
     // A Status body carries the API server's own message and reason (what client-go's error shows); without an
-    // answer, what went wrong on the way, with the URL (never the credential).
-    private static NamespaceLookupException failure(String name, KubernetesClient c, KubernetesClientException e) {
+    // answer, what went wrong on the way, with the URL (never the credential). {@code what} is client-go's words for
+    // the request ("get namespaces shop"), {@code path} its path.
+    static NamespaceLookupException failure(KubernetesClient c, KubernetesClientException e, String path,
+            String what) {
         Status status = e.getStatus();
         int code = e.getCode();
         if (code > 0 && status != null && status.getMessage() != null && !status.getMessage().isBlank()
@@ -170,10 +128,10 @@ public final class ClusterNamespaces implements NamespaceSource {
             return new NamespaceLookupException(code, status.getReason() == null ? "" : status.getReason(),
                     status.getMessage());
         }
-        String url = String.valueOf(c.getMasterUrl()).replaceAll("/+$", "") + "/api/v1/namespaces/" + name;
+        String url = String.valueOf(c.getMasterUrl()).replaceAll("/+$", "") + path;
         if (code > 0) {
             return new NamespaceLookupException(code, "", "the server responded with the status code " + code
-                    + " but did not return more information (get namespaces " + name + ")");
+                    + " but did not return more information (" + what + ")");
         }
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {

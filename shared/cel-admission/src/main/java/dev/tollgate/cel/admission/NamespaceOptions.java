@@ -10,7 +10,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Where a CEL function finds namespaces, per cluster, with a fixed precedence:
+ * Where a CEL function finds what the API server itself would consult, per cluster: namespaces
+ * ({@link #choose(Namespaces)}) and params ({@link #chooseParams(Params)}). Namespaces, with a fixed precedence:
  * <ol>
  * <li>{@code Namespace} objects in the configuration files: those, and {@link Namespaces.Unknown} for the rest (the
  * same for every cluster);</li>
@@ -23,47 +24,49 @@ import java.util.function.Supplier;
  * A review from a cluster that has no connection while others have one fails its namespace lookups (it never gets
  * another cluster's namespaces). {@link Source#CONFIG} and {@link Source#CLUSTER} pin one of the sources.
  *
- * @param clusters the cluster connections ({@code tollgate.clusters.*}; tests give their own), read when first needed
+ * <p>
+ * Params, per paramKind: the kind's objects in the configuration files when they hold any, else (with any cluster
+ * connection) the review's cluster's API ({@link ClusterParams}), else none ("not known", the policy's failurePolicy);
+ * {@code params} pins one source as {@code source} does for namespaces.
+ *
+ * @param clusters       the cluster connections ({@code tollgate.clusters.*}; tests give their own), read when first
+ *                       needed
+ * @param params         where params come from
+ * @param paramSettings  the cache and timeout of params read from a cluster
  */
 public record NamespaceOptions(Source source, Namespaces.Unknown unknown, ClusterNamespaces.Settings cluster,
-        Supplier<ClusterContexts> clusters) {
+        Supplier<ClusterContexts> clusters, Source params, ClusterParams.Settings paramSettings) {
 
-    /** The {@code <prefix>.namespaces} setting. */
+    /** The {@code <prefix>.namespaces} and {@code <prefix>.params} settings. */
     public enum Source {
         /** The precedence above. */
         AUTO,
         /** Only the configuration files (and unknown-namespace), even in a cluster. */
         CONFIG,
-        /** Only the Kubernetes API; refuses to start outside a cluster or with Namespace objects in the files. */
+        /** Only the Kubernetes API; refuses to start outside a cluster or with such objects in the files. */
         CLUSTER
     }
 
     /** Configuration files only, the rest per {@code unknown}: for tests and tools. */
     public static NamespaceOptions config(Namespaces.Unknown unknown) {
         return new NamespaceOptions(Source.CONFIG, unknown, ClusterNamespaces.Settings.defaults(),
-                ClusterContexts::none);
+                ClusterContexts::none, Source.CONFIG, ClusterParams.Settings.defaults());
     }
 
     /**
      * Reads {@code <prefix>.namespaces} (auto, config, cluster; default auto), {@code <prefix>.unknown-namespace}
      * (empty, error; default empty), {@code <prefix>.namespace-cache-ttl} (default 30s),
      * {@code <prefix>.namespace-cache-size} (1000) and {@code <prefix>.namespace-lookup-timeout} (2s). Durations
-     * as in Quarkus: {@code 30s}, {@code 500ms}, {@code PT1M}. The clusters come from {@code tollgate.clusters.*}
+     * as in Quarkus: {@code 30s}, {@code 500ms}, {@code PT1M}; for params, {@code <prefix>.params} (auto, config,
+     * cluster; default auto), {@code <prefix>.param-cache-ttl} (30s), {@code <prefix>.param-cache-size} (1000) and
+     * {@code <prefix>.param-lookup-timeout} (2s). The clusters come from {@code tollgate.clusters.*}
      * ({@link ClusterContexts#read}).
      *
      * @param config a configuration lookup by key
      * @throws IllegalArgumentException naming the key whose value is invalid
      */
     public static NamespaceOptions read(String prefix, Function<String, Optional<String>> config) {
-        String sourceKey = prefix + ".namespaces";
-        String sourceValue = config.apply(sourceKey).orElse("auto").strip();
-        Source source;
-        try {
-            source = Source.valueOf(sourceValue.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(sourceKey + " must be auto, config or cluster, got '" + sourceValue
-                    + "'");
-        }
+        Source source = source(config, prefix + ".namespaces");
         String unknownKey = prefix + ".unknown-namespace";
         Namespaces.Unknown unknown;
         try {
@@ -87,18 +90,76 @@ public record NamespaceOptions(Source source, Namespaces.Unknown unknown, Cluste
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + ": " + e.getMessage());
         }
+        Source params = source(config, prefix + ".params");
+        ClusterParams.Settings paramSettings;
+        String paramSizeKey = prefix + ".param-cache-size";
+        String paramSize = config.apply(paramSizeKey).orElse("1000").strip();
+        Duration paramTtl = duration(config, prefix + ".param-cache-ttl", "30s");
+        Duration paramTimeout = duration(config, prefix + ".param-lookup-timeout", "2s");
+        try {
+            paramSettings = new ClusterParams.Settings(paramTtl, Integer.parseInt(paramSize), paramTimeout);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(paramSizeKey + " must be a whole number, got '" + paramSize + "'");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(prefix + ": " + e.getMessage());
+        }
         ClusterContexts clusters = ClusterContexts.read(config);
-        return new NamespaceOptions(source, unknown, settings, () -> clusters);
+        return new NamespaceOptions(source, unknown, settings, () -> clusters, params, paramSettings);
+    }
+
+    private static Source source(Function<String, Optional<String>> config, String key) {
+        String value = config.apply(key).orElse("auto").strip();
+        try {
+            return Source.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + " must be auto, config or cluster, got '" + value + "'");
+        }
     }
 
     /** The same options with other clusters (tests: real or mock API servers). */
     public NamespaceOptions withClusters(ClusterContexts other) {
-        return new NamespaceOptions(source, unknown, cluster, () -> other);
+        return new NamespaceOptions(source, unknown, cluster, () -> other, params, paramSettings);
     }
 
-    /** The same options with another source. */
+    /** The same options with another source of namespaces. */
     public NamespaceOptions withSource(Source other) {
-        return new NamespaceOptions(other, unknown, cluster, clusters);
+        return new NamespaceOptions(other, unknown, cluster, clusters, params, paramSettings);
+    }
+
+    /** The same options with another source of params. */
+    public NamespaceOptions withParams(Source other) {
+        return new NamespaceOptions(source, unknown, cluster, clusters, other, paramSettings);
+    }
+
+    /**
+     * The params of each cluster's reviews, given those in the configuration files (see the class comment).
+     *
+     * @throws IllegalArgumentException when {@link Source#CLUSTER} cannot be honoured
+     */
+    public ParamSources chooseParams(Params configured) {
+        ClusterContexts contexts = clusters.get();
+        return switch (params) {
+            case CONFIG -> ParamSources.of(configured);
+            case AUTO -> contexts.isEmpty() ? ParamSources.of(configured)
+                    : new ParamSources(configured, contexts, false, paramSettings, (configured.size() > 0
+                            ? "the configured kinds from the configuration files, others " : "")
+                            + "per cluster from the Kubernetes API, " + contexts.describe());
+            case CLUSTER -> {
+                if (configured.size() > 0) {
+                    throw new IllegalArgumentException("params=cluster reads every param from the Kubernetes API, but "
+                            + "the configuration files hold " + configured.size() + " param objects: remove them, or "
+                            + "use params=config (or auto) to use them");
+                }
+                if (contexts.isEmpty()) {
+                    throw new IllegalArgumentException("params=cluster, but no cluster connection is configured "
+                            + "(tollgate.clusters.*) and this is not running in a cluster: KUBERNETES_SERVICE_HOST/"
+                            + "KUBERNETES_SERVICE_PORT or the ServiceAccount token and CA under "
+                            + ClusterConnection.SERVICE_ACCOUNT + " are missing");
+                }
+                yield new ParamSources(configured, contexts, true, paramSettings, "per cluster from the Kubernetes "
+                        + "API, " + contexts.describe());
+            }
+        };
     }
 
     /**

@@ -24,7 +24,7 @@ import dev.tollgate.admission.match.LabelSelector;
  * configuration error. A kind with no configured object at all is unknown, as upstream when the kind does not
  * exist: the binding fails to configure and the policy's failurePolicy applies.
  */
-public final class Params {
+public final class Params implements ParamSource {
 
     /** {@code spec.paramKind}: apiVersion and kind of the parameter objects. */
     public record Kind(String apiVersion, String kind) {
@@ -163,6 +163,11 @@ public final class Params {
         return objects.size();
     }
 
+    /** Whether the configuration files hold objects of this kind. */
+    public boolean configures(Kind kind) {
+        return namespaced.containsKey(kind);
+    }
+
     /**
      * The params a binding evaluates with, as the API server's CollectParams: a list with one null element when the
      * policy has no paramKind or the binding no paramRef; the matching objects otherwise (possibly none, which means
@@ -171,16 +176,53 @@ public final class Params {
      * @throws ParamException for a binding that cannot be used (unknown kind, a namespace that cannot be
      *                        determined, no params under parameterNotFoundAction Deny)
      */
+    @Override
     public List<ObjectNode> collect(Kind kind, Ref ref, AdmissionRequest request) {
         if (kind == null || ref == null) {
-            List<ObjectNode> none = new ArrayList<>(1);
-            none.add(null);
-            return none;
+            return nothingToCollect();
         }
         Boolean isNamespaced = namespaced.get(kind);
         if (isNamespaced == null) {
             throw new ParamException("paramKind kind `" + kind + "` not known: no object of that kind is configured");
         }
+        return collect(ref, request, isNamespaced, (namespace, r) -> {
+            List<ObjectNode> found = new ArrayList<>();
+            for (ObjectNode o : objects) {
+                if (!kind.matches(o) || !namespace.equals(o.path("metadata").path("namespace").asText(""))) {
+                    continue;
+                }
+                if (!r.name().isEmpty() ? r.name().equals(o.path("metadata").path("name").asText())
+                        : r.selector().matches(KubeObject.stringMap(o.path("metadata").path("labels")))) {
+                    found.add(o);
+                }
+            }
+            return found;
+        });
+    }
+
+    @Override
+    public String describe() {
+        return "from the configuration files";
+    }
+
+    /** CollectParams' answer for a policy without paramKind or a binding without paramRef: one null param. */
+    static List<ObjectNode> nothingToCollect() {
+        List<ObjectNode> none = new ArrayList<>(1);
+        none.add(null);
+        return none;
+    }
+
+    /** Finds the objects a paramRef names in one namespace ("" for a cluster-scoped kind). */
+    interface Finder {
+        List<ObjectNode> find(String namespace, Ref ref);
+    }
+
+    /**
+     * CollectParams' rules around finding the objects, wherever they are kept: the namespace of a namespaced kind
+     * (paramRef.namespace, else the request's), none for a cluster-scoped one, and parameterNotFoundAction
+     * (k8s.io/apiserver pkg/admission/plugin/policy/generic/policy_dispatcher.go, CollectParams).
+     */
+    static List<ObjectNode> collect(Ref ref, AdmissionRequest request, boolean isNamespaced, Finder finder) {
         String namespace = "";
         if (isNamespaced) {
             namespace = !ref.namespace().isEmpty() ? ref.namespace() : request.namespace();
@@ -191,16 +233,7 @@ public final class Params {
         } else if (!ref.namespace().isEmpty()) {
             throw new ParamException("paramRef.namespace must not be provided for a cluster-scoped `paramKind`");
         }
-        List<ObjectNode> found = new ArrayList<>();
-        for (ObjectNode o : objects) {
-            if (!kind.matches(o) || !namespace.equals(o.path("metadata").path("namespace").asText(""))) {
-                continue;
-            }
-            if (!ref.name().isEmpty() ? ref.name().equals(o.path("metadata").path("name").asText())
-                    : ref.selector().matches(KubeObject.stringMap(o.path("metadata").path("labels")))) {
-                found.add(o);
-            }
-        }
+        List<ObjectNode> found = finder.find(namespace, ref);
         if (found.isEmpty() && ref.notFoundAction() == NotFoundAction.Deny) {
             throw new ParamException("no params found for policy binding with `Deny` parameterNotFoundAction");
         }

@@ -33,14 +33,16 @@ public final class PolicyConfig<P, B> {
     private final List<B> bindings;
     private final NamespaceOptions.PerCluster namespaces;
     private final Params params;
+    private final ParamSources paramSources;
     private final List<String> warnings;
 
     private PolicyConfig(List<P> policies, List<B> bindings, NamespaceOptions.PerCluster namespaces, Params params,
-            List<String> warnings) {
+            ParamSources paramSources, List<String> warnings) {
         this.policies = policies;
         this.bindings = bindings;
         this.namespaces = namespaces;
         this.params = params;
+        this.paramSources = paramSources;
         this.warnings = warnings;
     }
 
@@ -104,8 +106,10 @@ public final class PolicyConfig<P, B> {
             }
         });
         Params params = null;
+        ParamSources paramSources = null;
         try {
             params = Params.from(others, paramKinds);
+            paramSources = namespaceOptions.chooseParams(params);
         } catch (IllegalArgumentException e) {
             errors.add(e.getMessage());
         }
@@ -134,13 +138,13 @@ public final class PolicyConfig<P, B> {
         if (!errors.isEmpty()) {
             throw new InvalidConfigException(errors);
         }
-        return new PolicyConfig<>(List.copyOf(policies), List.copyOf(bindings), namespaces, params,
+        return new PolicyConfig<>(List.copyOf(policies), List.copyOf(bindings), namespaces, params, paramSources,
                 List.copyOf(warnings));
     }
 
     /** The same configuration with the policies replaced (e.g. by their compiled form), in the same order. */
     public <Q> PolicyConfig<Q, B> withPolicies(List<Q> replaced) {
-        return new PolicyConfig<>(List.copyOf(replaced), bindings, namespaces, params, warnings);
+        return new PolicyConfig<>(List.copyOf(replaced), bindings, namespaces, params, paramSources, warnings);
     }
 
     public List<P> policies() {
@@ -161,8 +165,14 @@ public final class PolicyConfig<P, B> {
         return namespaces;
     }
 
+    /** The params in the configuration files. */
     public Params params() {
         return params;
+    }
+
+    /** The params of each cluster's reviews: the configuration files', or each cluster's own from its API. */
+    public ParamSources paramsPerCluster() {
+        return paramSources;
     }
 
     /**
@@ -171,7 +181,8 @@ public final class PolicyConfig<P, B> {
      */
     public String summary(String policiesNoun) {
         return policies().size() + " " + policiesNoun + ", " + bindings().size() + " bindings, "
-                + params().size() + " params; namespaces: " + namespaces.describe();
+                + params().size() + " params; namespaces: " + namespaces.describe()
+                + (paramSources.readsClusters() ? "; params: " + paramSources.describe() : "");
     }
 
     /** Things that are valid but probably not intended (a binding to a missing policy, a policy with no binding). */

@@ -42,7 +42,7 @@ public final class PolicyDispatcher<P, B> {
     private final List<Entry<P, B>> entries = new ArrayList<>();
     private final Function<B, BindingSpec> bindingSpec;
     private final NamespaceOptions.PerCluster namespaces;
-    private final Params params;
+    private final ParamSources params;
 
     /**
      * @param policySpec  the shared fields of a policy
@@ -52,7 +52,7 @@ public final class PolicyDispatcher<P, B> {
             Function<B, BindingSpec> bindingSpec) {
         this.bindingSpec = bindingSpec;
         this.namespaces = config.namespacesPerCluster();
-        this.params = config.params();
+        this.params = config.paramsPerCluster();
         Map<String, List<B>> byPolicy = new LinkedHashMap<>();
         for (B b : config.bindings()) {
             byPolicy.computeIfAbsent(bindingSpec.apply(b).policyName(), k -> new ArrayList<>()).add(b);
@@ -85,15 +85,21 @@ public final class PolicyDispatcher<P, B> {
     }
 
     /**
-     * Reports every evaluation (and configuration error) for the request to the handler, in order; namespaces come
-     * from {@code cluster}, the cluster that sent the review.
+     * Reports every evaluation (and configuration error) for the request to the handler, in order; namespaces and
+     * params come from {@code cluster}, the cluster that sent the review.
      */
     public void dispatch(String cluster, AdmissionRequest request, Handler<P, B> handler) {
         Namespaces namespaces = this.namespaces.of(cluster);
+        ParamSource params = this.params.of(cluster);
         for (Entry<P, B> e : entries) {
             try {
                 if (!e.spec().matchConstraints().matches(request, namespaces)) {
                     continue;
+                }
+                // A paramKind whose resource cannot be found fails the policy, not a binding, as upstream's
+                // hook.ConfigurationError (k8s.io/apiserver pkg/admission/plugin/policy/generic/policy_dispatcher.go).
+                if (e.spec().paramKind() != null) {
+                    params.checkKind(e.spec().paramKind());
                 }
             } catch (RuntimeException ex) {
                 handler.configError(e.policy(), null, "failed to configure policy: " + ex.getMessage());

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -39,15 +38,14 @@ import dev.tollgate.cel.SchemaTypes;
  * </ul>
  *
  * <p>Upstream type-checks the validations and their messageExpressions; this checks the variables, matchConditions
- * and auditAnnotations the same way. A MutatingAdmissionPolicy's mutations that build {@code Object{...}} or
- * {@code JSONPatch{...}} values are not checked here (the shared environment does not declare those types).
+ * and auditAnnotations the same way, and a MutatingAdmissionPolicy's mutations with their {@code Object{...}} and
+ * {@code JSONPatch{...}} values as maps ({@link StructLiterals}: the expressions inside are checked, positions as
+ * written; a value's type is not checked against the field it is given to).
  */
 public final class PolicyTypeChecker {
 
     /** typechecking.go maxTypesToCheck. */
     static final int MAX_TYPES_TO_CHECK = 10;
-
-    private static final Pattern STRUCT_LITERAL = Pattern.compile("\\b(Object|JSONPatch)(\\.[\\w.]+)?\\s*\\{");
 
     public enum Severity { ERROR, WARNING }
 
@@ -62,7 +60,68 @@ public final class PolicyTypeChecker {
         }
     }
 
-    private record Expr(String fieldRef, String source, ResultType type) {
+    /**
+     * One expression; {@code literals} is its struct-literal rewrite (a mutation's), else null; {@code rewriteError}
+     * why a mutation could not be rewritten (a literal of an unknown type, a JSONPatch field that does not exist).
+     */
+    private record Expr(String fieldRef, String source, ResultType type, StructLiterals.Rewritten literals,
+            String rewriteError) {
+
+        Expr(String fieldRef, String source, ResultType type) {
+            this(fieldRef, source, type, null, null);
+        }
+
+        /** The compiler's details as they read on the expression as written. */
+        String details(CelCompileException e) {
+            return literals == null ? e.details() : literals.remap(e.details());
+        }
+
+        String written() {
+            return literals == null ? source : literals.original();
+        }
+    }
+
+    /**
+     * A policy the API server would refuse (an {@link Severity#ERROR} finding), found when a function starts: the
+     * message is one line per {@link #line} of each error, joined by {@code "; "}.
+     */
+    public static final class RefusedPolicyException extends IllegalArgumentException {
+        private final transient List<Finding> errors;
+
+        RefusedPolicyException(List<Finding> errors) {
+            super(String.join("; ", errors.stream().map(PolicyTypeChecker::line).toList()));
+            this.errors = List.copyOf(errors);
+        }
+
+        public List<Finding> errors() {
+            return errors;
+        }
+    }
+
+    /**
+     * What a function does with its configuration when it starts: every policy among {@code documents} checked
+     * against the built-in kinds' schemas ({@link KubernetesSchemas}) and the CustomResourceDefinitions among the
+     * documents. Returns the warnings, each as one {@link #line}.
+     *
+     * @throws RefusedPolicyException when the API server would refuse a policy
+     */
+    public static List<String> checkAtStartup(KubeCel cel, List<ConfigFiles.Document> documents) {
+        List<Finding> findings = new PolicyTypeChecker(cel, KubernetesSchemas.with(documents)).check(documents);
+        List<Finding> errors = findings.stream().filter(f -> f.severity() == Severity.ERROR).toList();
+        if (!errors.isEmpty()) {
+            throw new RefusedPolicyException(errors);
+        }
+        return findings.stream().map(PolicyTypeChecker::line).toList();
+    }
+
+    /**
+     * A finding on one line: {@code <Kind 'name' (file#n)>: <field>: <the API server's message>}, the message's
+     * lines (one result per kind for a warning) joined by {@code "; "} and cel-go's source excerpts and carets
+     * (the {@code " | "} lines) left out, as the position is in the message.
+     */
+    public static String line(Finding f) {
+        List<String> lines = f.message().strip().lines().filter(l -> !l.startsWith(" |") && !l.isBlank()).toList();
+        return f.source() + ": " + f.fieldRef() + ": " + String.join("; ", lines);
     }
 
     private final KubeCel cel;
@@ -103,15 +162,21 @@ public final class PolicyTypeChecker {
         }
         List<NamedExpression> usable = new ArrayList<>(variables);
         ExpressionSet set = compileVariables(usable, variableRefs, DeclaredTypes.none(), (ref, e) ->
-                findings.add(new Finding(Severity.ERROR, source, name, ref, invalid(e))));
+                findings.add(new Finding(Severity.ERROR, source, name, ref, invalid(e.expression(), e.details()))));
         List<Expr> expressions = expressions(policy);
         List<Expr> compiled = new ArrayList<>();
         for (Expr x : expressions) {
+            if (x.rewriteError() != null) {
+                findings.add(new Finding(Severity.ERROR, source, name, x.fieldRef(), invalid(x.written(),
+                        "compilation failed: " + x.rewriteError())));
+                continue;
+            }
             try {
                 set.compile(x.source(), x.type());
                 compiled.add(x);
             } catch (CelCompileException e) {
-                findings.add(new Finding(Severity.ERROR, source, name, x.fieldRef(), invalid(e)));
+                findings.add(new Finding(Severity.ERROR, source, name, x.fieldRef(), invalid(x.written(),
+                        x.details(e))));
             }
         }
 
@@ -130,12 +195,12 @@ public final class PolicyTypeChecker {
             }
             List<NamedExpression> typedVariables = new ArrayList<>(usable);
             ExpressionSet typed = compileVariables(typedVariables, variableRefs, types,
-                    (ref, e) -> warn(warnings, ref, gvk, e));
+                    (ref, e) -> warn(warnings, ref, gvk, e.details()));
             for (Expr x : compiled) {
                 try {
                     typed.compile(x.source(), ResultType.ANY);   // typechecking.go: the result type is not enforced
                 } catch (CelCompileException e) {
-                    warn(warnings, x.fieldRef(), gvk, e);
+                    warn(warnings, x.fieldRef(), gvk, x.details(e));
                 }
             }
         }
@@ -175,20 +240,20 @@ public final class PolicyTypeChecker {
     }
 
     private static void warn(Map<String, StringBuilder> warnings, String ref, GroupVersionKind gvk,
-            CelCompileException e) {
+            String details) {
         StringBuilder sb = warnings.computeIfAbsent(ref, r -> new StringBuilder());
         if (sb.length() > 0) {
             sb.append('\n');    // TypeCheckingResults.String(): one result per kind, joined by newlines
         }
         // TypeCheckingResult.String(): "%v: %s\n" of the GroupVersionKind and the issues
         sb.append(gvk.group()).append('/').append(gvk.version()).append(", Kind=").append(gvk.kind()).append(": ")
-                .append(e.details()).append('\n');
+                .append(details).append('\n');
     }
 
     /** The field error the API server refuses the policy with (field.Invalid of the expression). */
-    private static String invalid(CelCompileException e) {
-        String detail = e.details().startsWith("ERROR: ") ? "compilation failed: " + e.details() : e.details();
-        return "Invalid value: " + goQuote(e.expression()) + ": " + detail;
+    private static String invalid(String expression, String details) {
+        String detail = details.startsWith("ERROR: ") ? "compilation failed: " + details : details;
+        return "Invalid value: " + goQuote(expression) + ": " + detail;
     }
 
     /** Go's %q for the expression (field.Error's ErrorBody). */
@@ -235,8 +300,13 @@ public final class PolicyTypeChecker {
             JsonNode m = mutations.get(i);
             String field = m.has("jsonPatch") ? "jsonPatch" : "applyConfiguration";
             String expression = m.path(field).path("expression").asText();
-            if (!STRUCT_LITERAL.matcher(expression).find()) {
-                out.add(new Expr("spec.mutations[" + i + "]." + field + ".expression", expression, ResultType.ANY));
+            try {
+                StructLiterals.Rewritten r = StructLiterals.rewrite(expression);
+                out.add(new Expr("spec.mutations[" + i + "]." + field + ".expression", r.text(), ResultType.ANY,
+                        r, null));
+            } catch (StructLiterals.RewriteException e) {
+                out.add(new Expr("spec.mutations[" + i + "]." + field + ".expression", expression, ResultType.ANY,
+                        null, e.getMessage()));
             }
         }
         return out;

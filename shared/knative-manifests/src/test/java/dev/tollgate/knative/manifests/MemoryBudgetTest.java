@@ -46,9 +46,10 @@ class MemoryBudgetTest {
      * What a native executable may hold beyond its heap bound: the image's code and image heap, thread stacks, Netty's
      * buffers (48 MiB idle), and the collector's copy reserve (GraalVM's serial collector copies live objects during a
      * full collection, so it takes memory beyond -Xmx while it runs: GraalVM Native Image reference, "Memory
-     * Management"). Measured: RSS peaked 164 MiB above -Xmx192m under shared/load-test's MemoryBudgetIT; rounded up.
+     * Management"). Measured: RSS peaked 197 MiB above -Xmx192m under shared/load-test's MemoryBudgetIT (389 MiB on
+     * a loaded machine); rounded up.
      */
-    static final long NATIVE_NON_HEAP_BYTES = 176L << 20;
+    static final long NATIVE_NON_HEAP_BYTES = 208L << 20;
     /**
      * The smallest native heap measured to survive MemoryBudgetIT: at -Xmx160m (a budget of exactly one maximal review)
      * the executable ran out of heap; at -Xmx192m it answered every request cleanly. The native executable's heap per

@@ -81,6 +81,25 @@ public final class TestRunner {
         }
 
         /**
+         * Functions of one's own, bundled or not, as served at a base URL: their webhook.yaml files say what is
+         * registered (each function the folder's name, as {@code tollgate review --webhook}), admission and conversion
+         * entries alike.
+         *
+         * @throws InputException for a webhook.yaml that cannot be read or declares no entry
+         */
+        public static Target url(String url, String caPem, List<Path> webhookYamls) {
+            if (webhookYamls.isEmpty()) {
+                return url(url, caPem);
+            }
+            List<WebhookRegistration> entries = new ArrayList<>();
+            for (Path file : webhookYamls) {
+                entries.addAll(registrations(file));
+            }
+            return new Target(url, caPem, List.copyOf(entries), null, Map.of(), Map::of, Map.of(), null,
+                    webhookYamls.size() == 1 ? webhookYamls.get(0) : null);
+        }
+
+        /**
          * One admission function in this process, no HTTP server: its webhook.yaml rendered as Terraform renders
          * it (the function is the folder's name, as {@code tollgate review --webhook}), each call answered by
          * {@code policy} through the admission library's handler, the one the function runtime serves it with.
@@ -107,7 +126,7 @@ public final class TestRunner {
             return List.copyOf(all);
         }
 
-        private static List<WebhookRegistration> registrations(Path webhookYaml, boolean conversion) {
+        private static List<WebhookRegistration> registrations(Path webhookYaml) {
             if (!Files.isRegularFile(webhookYaml)) {
                 throw new InputException(webhookYaml + ": no such file (the function's webhook.yaml)");
             }
@@ -117,7 +136,15 @@ public final class TestRunner {
             } catch (RuntimeException e) {
                 throw new InputException(webhookYaml + ": " + e.getMessage());
             }
-            List<WebhookRegistration> kept = entries.stream().filter(r -> r.conversion() == conversion).toList();
+            if (entries.isEmpty()) {
+                throw new InputException(webhookYaml + ": declares no webhook entry");
+            }
+            return entries;
+        }
+
+        private static List<WebhookRegistration> registrations(Path webhookYaml, boolean conversion) {
+            List<WebhookRegistration> kept = registrations(webhookYaml).stream()
+                    .filter(r -> r.conversion() == conversion).toList();
             if (kept.isEmpty()) {
                 throw new InputException(webhookYaml + ": declares no " + (conversion ? "conversion" : "admission")
                         + " webhook entry for a " + (conversion ? "ConversionPolicy" : "ValidatingPolicy or "
@@ -240,10 +267,12 @@ public final class TestRunner {
                 .toList();
         for (String fn : t.functions()) {
             if (!bundled.contains(fn)) {
-                throw new InputException(t.path() + ": functions: " + fn + (target.webhookYaml() == null
-                        ? " is not a bundled function (bundled: " + String.join(", ", bundled) + ")"
-                        : " is not the function under test (" + target.webhookYaml() + ": "
-                                + String.join(", ", bundled) + ")"));
+                String offered = String.join(", ", bundled);
+                throw new InputException(t.path() + ": functions: " + fn + (target.webhookYaml() != null
+                        ? " is not the function under test (" + target.webhookYaml() + ": " + offered + ")"
+                        : target.registrations().equals(Target.catalog())
+                                ? " is not a bundled function (bundled: " + offered + ")"
+                                : " is not among the functions given (" + offered + ")"));
             }
         }
         if (!t.policies().isEmpty() && target.url() == null && target.celFunctions() == null) {

@@ -7,7 +7,7 @@ import java.util.Map;
 
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
-import dev.tollgate.cel.admission.OpenApiSchemas;
+import dev.tollgate.cel.admission.KubernetesSchemas;
 import dev.tollgate.cel.admission.PolicyTypeChecker;
 import dev.tollgate.cel.admission.PolicyTypeChecker.Finding;
 import dev.tollgate.cel.admission.PolicyTypeChecker.Severity;
@@ -17,7 +17,8 @@ import dev.tollgate.cel.admission.PolicyTypeChecker.Severity;
  * expression compiled as the API server compiles it when the policy is created (an error where it refuses the policy)
  * and against the schemas of the kinds the policy matches, as its {@code status.typeChecking} (a warning). The
  * schemas are the CustomResourceDefinitions and OpenAPI documents the test files give ({@code schemas}) and any
- * CustomResourceDefinition among the policy files; a kind without a schema is not checked, as upstream.
+ * CustomResourceDefinition among the policy files, then the built-in kinds' ({@link KubernetesSchemas}: a CRD given
+ * wins for its kind); a kind without a schema is not checked, as upstream.
  */
 final class TypeCheck {
 
@@ -28,7 +29,7 @@ final class TypeCheck {
     void check(List<ConfigFiles.Document> policies, List<ConfigFiles.Document> schemas) {
         List<ConfigFiles.Document> all = new ArrayList<>(schemas);
         all.addAll(policies);
-        PolicyTypeChecker checker = new PolicyTypeChecker(KubeCel.standard(), new OpenApiSchemas().add(all));
+        PolicyTypeChecker checker = new PolicyTypeChecker(KubeCel.standard(), KubernetesSchemas.with(all));
         for (Finding f : checker.check(policies)) {
             findings.putIfAbsent(f.toString(), f);
         }

@@ -51,6 +51,11 @@ public class TestCommand implements Callable<Integer>, LocalBundle {
             + "bundle; a path token goes in the URL): the cases run against it instead of this process")
     String url;
 
+    @Option(names = "--webhook", paramLabel = "FILE", description = "with --url: a function's webhook.yaml, bundled "
+            + "or not (repeatable): the functions the cases may name are these, served at --url; each function is "
+            + "its folder's name")
+    List<Path> webhooks = new java.util.ArrayList<>();
+
     @Option(names = "--ca-file", paramLabel = "PEM", description = "CA certificates to trust for an HTTPS --url")
     Path caFile;
 
@@ -97,9 +102,13 @@ public class TestCommand implements Callable<Integer>, LocalBundle {
             if (caFile != null && url == null) {
                 throw new InputException("--ca-file goes with --url");
             }
+            if (!webhooks.isEmpty() && url == null) {
+                throw new InputException("--webhook needs --url: where its function is served (only the bundled "
+                        + "functions run in-process), e.g. --url http://127.0.0.1:8080");
+            }
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             String base = url == null ? null : url.replaceAll("/+$", "");
-            TestRunner.Target target = base != null ? TestRunner.Target.url(base, caPem)
+            TestRunner.Target target = base != null ? TestRunner.Target.url(base, caPem, webhooks)
                     : TestRunner.Target.bundle(localBundleUrl, conversions, shippedCelPolicies(), new PolicyOverrides());
             TestRunner.Run run = new TestRunner(target).run(files);
             out.print(output.equals("json") ? TestOutput.json(run) : TestOutput.text(run));

@@ -1,0 +1,66 @@
+package dev.tollgate.cel.admission;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.tollgate.admission.GroupVersionKind;
+
+/**
+ * The schemas of the built-in Kubernetes kinds for type checking, as the API server resolves the kinds a policy
+ * matches from its own OpenAPI definitions (k8s.io/apiserver/pkg/cel/openapi/resolver: {@code
+ * DefinitionsSchemaResolver} for the built-in types, combined with {@code ClientDiscoveryResolver} for CRDs, as
+ * kube-apiserver wires them for admission/plugin/policy/validating/typechecking.go). One OpenAPI v3 document
+ * ({@link #RESOURCE}, gzipped), written at build time by {@link KubernetesSchemasGenerator} from fabric8's models and
+ * read here with {@link OpenApiSchemas#add(JsonNode)}: no reflection at run time, so it works the same in a native
+ * executable (which must include the resource: {@code quarkus.native.resources.includes}). The simulator and the CEL
+ * functions both use it.
+ */
+public final class KubernetesSchemas {
+
+    /** The class path resource of the document. */
+    public static final String RESOURCE = "dev/tollgate/cel/admission/kubernetes-schemas.json.gz";
+
+    private KubernetesSchemas() {
+    }
+
+    private static final class Holder {
+        static final SchemaResolver BUILT_IN = load();
+    }
+
+    /** The built-in kinds' schemas and resources, read once. */
+    public static SchemaResolver builtIn() {
+        return Holder.BUILT_IN;
+    }
+
+    /**
+     * The resolver for a set of configuration documents: the CustomResourceDefinitions and OpenAPI documents among
+     * them first (a CRD given wins for its kind), then the built-in kinds.
+     */
+    public static SchemaResolver with(List<ConfigFiles.Document> documents) {
+        return new OpenApiSchemas().add(documents).orElse(builtIn());
+    }
+
+    private static SchemaResolver load() {
+        try (InputStream in = KubernetesSchemas.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the class path has no " + RESOURCE
+                        + " (written by cel-admission's build; a native executable must include it)");
+            }
+            JsonNode doc = new ObjectMapper().readTree(new GZIPInputStream(in));
+            OpenApiSchemas schemas = new OpenApiSchemas().add(doc);
+            for (JsonNode r : doc.path("x-tollgate-resources")) {
+                schemas.resource(r.path("resource").asText(), GroupVersionKind.of(r.path("group").asText(),
+                        r.path("version").asText(), r.path("kind").asText()));
+            }
+            return schemas;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + RESOURCE, e);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.tollgate.cel.admission;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.AdmissionRequest;
+
+/** Where the reviews of one cluster find the params of a binding's paramRef. */
+public interface ParamSource {
+
+    /**
+     * Checks that a policy's paramKind can be used at all, before any binding: the API server refuses the policy
+     * (not a binding) when the kind's resource cannot be found.
+     *
+     * @throws Params.ParamException with the reason, reported as {@code failed to configure policy: ...}
+     */
+    default void checkKind(Params.Kind kind) {
+    }
+
+    /**
+     * The params a binding evaluates with, as {@link Params#collect(Params.Kind, Params.Ref, AdmissionRequest)}.
+     *
+     * @throws Params.ParamException for a binding that cannot be used, reported as
+     *                               {@code failed to configure binding: ...}
+     */
+    List<ObjectNode> collect(Params.Kind kind, Params.Ref ref, AdmissionRequest request);
+
+    /** Where params come from, for the startup log. */
+    String describe();
+}
