@@ -39,8 +39,9 @@ import dev.tollgate.testing.Skip;
  * registry, Pod Security, required labels), an update and a delete of a deployment, a patch, a ConfigMap (Metadata
  * level). Then the packaged CLI replays that log against its in-process bundle: with the same policies nothing
  * changes (exit 0); with the trusted-registry rule changed (registry.example.com/shop/ and /mesh/ only, and
- * mirror.example.com/ allowed) exactly one pod goes allowed->denied and one denied->allowed (exit 1). Skipped, with a
- * SKIPPED line, where the kit is not set up.
+ * mirror.example.com/ allowed) exactly one pod goes allowed->denied and one denied->allowed (exit 1). The bundle's
+ * own log, decision lines with objects among its other lines, replays to the same: no change, then the same flips.
+ * Skipped, with a SKIPPED line, where the kit is not set up.
  */
 class ReplayAuditIT {
 
@@ -83,12 +84,16 @@ class ReplayAuditIT {
                   operations: ["CREATE", "UPDATE"]
                   resources: ["pods"]
               variables:
+              # containers and initContainers are two types to the API server's type checking: filtered each.
               - name: untrusted
                 expression: >-
-                  (object.spec.containers + (has(object.spec.initContainers) ? object.spec.initContainers : []))
-                  .filter(c, !c.image.startsWith('registry.example.com/shop/')
+                  object.spec.containers.filter(c, !c.image.startsWith('registry.example.com/shop/')
                     && !c.image.startsWith('registry.example.com/mesh/')
                     && !c.image.startsWith('mirror.example.com/')).map(c, c.name)
+                  + (has(object.spec.initContainers) ? object.spec.initContainers.filter(c,
+                    !c.image.startsWith('registry.example.com/shop/')
+                    && !c.image.startsWith('registry.example.com/mesh/')
+                    && !c.image.startsWith('mirror.example.com/')).map(c, c.name) : [])
               validations:
               - expression: "size(variables.untrusted) == 0"
                 messageExpression: >-
@@ -213,6 +218,8 @@ class ReplayAuditIT {
                 "-Dquarkus.management.port=" + management,
                 // The kit's API server presents no client credentials; the caller checks have their own tests.
                 "-Dtollgate.auth.required=false",
+                // Decision lines with the objects, so that the bundle's own log can be replayed too.
+                "-Dtollgate.decision-log.include-objects=true",
                 // As the CLI's in-process bundle reads them (Launch.useInstalledPolicies).
                 "-Dtollgate.cel-policy.config=" + policies.resolve("cel-policy") + ","
                         + policies.resolve("namespaces.yaml"),
@@ -225,8 +232,14 @@ class ReplayAuditIT {
     }
 
     static JsonNode replay(List<String> jvmOptions, int expectedExit) throws Exception {
-        PackagedCli.Result r = PackagedCli.run(dir, Duration.ofMinutes(5), jvmOptions,
-                List.of("replay", "--no-progress", "-o", "json", log.toString()));
+        return replay(jvmOptions, expectedExit, log);
+    }
+
+    static JsonNode replay(List<String> jvmOptions, int expectedExit, Path log, String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of("replay", "--no-progress", "-o", "json"));
+        args.addAll(List.of(options));
+        args.add(log.toString());
+        PackagedCli.Result r = PackagedCli.run(dir, Duration.ofMinutes(5), jvmOptions, args);
         assertEquals(expectedExit, r.exit(), r.stdout() + r.stderr() + "\nrequests: " + made);
         return JSON.readTree(r.stdout());
     }
@@ -289,6 +302,24 @@ class ReplayAuditIT {
         assertEquals(2, report.path("changed").asInt());
         assertTrue(report.path("functions").path("cel-policy").path("changes").path("allowedToDenied")
                 .path("examples").path(0).path("after").asText().contains("containers app use images outside"),
+                report.toString());
+    }
+
+    @Test
+    void theBundlesDecisionLogReplaysToTheSameFlips() throws Exception {
+        // Each decision line is one function's answer to the object it received: compared for that function only.
+        // Decision lines name the namespace but carry no Namespace: its labels (Pod Security's levels) are given.
+        String namespaces = root.resolve("shared/simulator/examples/00-namespace-shop.yaml").toString();
+        Path changed = Files.createDirectories(dir.resolve("changed-cel-policy-decisions"));
+        Files.writeString(changed.resolve("trusted-registry.yaml"), CHANGED_POLICY);
+        JsonNode same = replay(List.of(), 0, bundleLog, "--namespaces", namespaces);
+        assertEquals(Map.of(), changes(same), same.toString());
+        assertTrue(same.path("unreadable").path("count").asInt() > 0, "the bundle's other log lines are counted "
+                + "as unreadable: " + same);
+        JsonNode report = replay(List.of("-Dtollgate.cel-policy.config=" + changed + ","
+                + root.resolve("shared/simulator/policies/namespaces.yaml")), 1, bundleLog, "--namespaces", namespaces);
+        assertEquals(Map.of("cel-policy allowedToDenied", List.of("Pod shop/tools (CREATE)"),
+                "cel-policy deniedToAllowed", List.of("Pod shop/mirror (CREATE)")), changes(report),
                 report.toString());
     }
 }

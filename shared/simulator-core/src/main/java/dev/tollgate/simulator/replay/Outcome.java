@@ -78,6 +78,42 @@ public record Outcome(boolean allowed, int code, String message, Map<String, Str
     }
 
     /**
+     * What one call of {@code function} answered in the replay, to compare with a decision-log line (one call). A
+     * function may serve several webhooks (Pod Security: one per level and mode) and a line does not say which it
+     * was: the line is matched with a first-round call of that function that answered as it did (allowed, patched,
+     * denied); only when none did is the answer a change (a denial first, then a patch, as the closest call). A
+     * reinvocation (round 1) is another call than the line's.
+     */
+    public static Outcome forCall(ManifestReport report, Function<String, String> functionOf, String function,
+            Outcome recorded) {
+        Set<String> answers = new LinkedHashSet<>();
+        int code = 403;
+        for (CallRecord c : report.calls()) {
+            if (c.round() > 0 || !c.result().called() || !functionOf.apply(c.webhook()).equals(function)) {
+                continue;
+            }
+            switch (c.result()) {
+                case DENIED, FAILED_CLOSED, REJECTED -> {
+                    answers.add("denied");
+                    code = report.allowed() ? code : report.code();
+                }
+                case PATCHED -> answers.add("patched");
+                default -> answers.add("allowed");
+            }
+        }
+        String was = !recorded.allowed() ? "denied" : recorded.mutated().contains(function) ? "patched" : "allowed";
+        String now = answers.contains(was) ? was : answers.contains("denied") ? "denied"
+                : answers.contains("patched") ? "patched" : "allowed";
+        Map<String, String> denials = new LinkedHashMap<>();
+        if (now.equals("denied")) {
+            denials.put(function, null);
+        }
+        return new Outcome(!now.equals("denied"), now.equals("denied") ? code : 200, null, denials, null,
+                now.equals("patched") ? Set.of(function) : Set.of(), null,
+                answers.isEmpty() ? Set.of() : Set.of(function));
+    }
+
+    /**
      * Reads the API server's admission annotations ({@code mutation.webhook.admission.k8s.io/round_N_index_M}:
      * whether the webhook mutated; {@code patch.webhook.admission.k8s.io/...}: its patch, at Request level and above),
      * as k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go writes them, in round and index order.

@@ -31,7 +31,8 @@ public final class ReplayOutput {
     public static String text(Run run, ReplayReport r) {
         StringBuilder sb = new StringBuilder();
         sb.append("replay of ").append(String.join(", ", run.sources())).append(": ").append(r.lines())
-                .append(" lines, ").append(r.replayed()).append(" requests replayed against ").append(run.target())
+                .append(r.lines() == 1 ? " line, " : " lines, ").append(r.replayed())
+                .append(r.replayed() == 1 ? " request" : " requests").append(" replayed against ").append(run.target())
                 .append("; baseline: ").append(run.baseline()).append('\n');
         if (!r.functions().isEmpty()) {
             sb.append('\n');

@@ -76,6 +76,7 @@ public final class Replayer {
 
     private Outcome review(Simulator simulator, ReplayItem.Request r) {
         ManifestReport result = simulator.review(r.manifest(), r.settings());
-        return Outcome.of(result, functionOf);
+        return r.function() == null ? Outcome.of(result, functionOf)
+                : Outcome.forCall(result, functionOf, r.function(), r.recorded());
     }
 }
