@@ -82,18 +82,7 @@ public class CelMutate implements MutatingPolicy {
      *                                  only this function's own compilation catches
      */
     static List<String> typeCheck(KubeCel cel, List<ConfigFiles.Document> documents, MutatingPolicies loaded) {
-        List<String> warnings;
-        try {
-            warnings = PolicyTypeChecker.checkAtStartup(cel, documents);
-        } catch (PolicyTypeChecker.RefusedPolicyException e) {
-            throw new IllegalArgumentException("cel-mutate: the API server would refuse this configuration: "
-                    + e.getMessage(), e);
-        }
-        if (!loaded.compileErrors().isEmpty()) {
-            throw new IllegalArgumentException("cel-mutate: the API server would refuse this configuration: "
-                    + String.join("; ", loaded.compileErrors()));
-        }
-        return warnings;
+        return PolicyTypeChecker.checkFunctionConfiguration("cel-mutate", cel, documents, loaded.compileErrors());
     }
 
     /** The API server's CEL environment with a static answer to {@code authorizer} checks (none: errors). */

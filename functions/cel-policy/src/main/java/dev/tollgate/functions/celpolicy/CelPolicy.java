@@ -80,18 +80,7 @@ public class CelPolicy implements ValidatingPolicy {
      *                                  only this function's own compilation catches
      */
     static List<String> typeCheck(KubeCel cel, List<ConfigFiles.Document> documents, ValidatingPolicies loaded) {
-        List<String> warnings;
-        try {
-            warnings = PolicyTypeChecker.checkAtStartup(cel, documents);
-        } catch (PolicyTypeChecker.RefusedPolicyException e) {
-            throw new IllegalArgumentException("cel-policy: the API server would refuse this configuration: "
-                    + e.getMessage(), e);
-        }
-        if (!loaded.compileErrors().isEmpty()) {
-            throw new IllegalArgumentException("cel-policy: the API server would refuse this configuration: "
-                    + String.join("; ", loaded.compileErrors()));
-        }
-        return warnings;
+        return PolicyTypeChecker.checkFunctionConfiguration("cel-policy", cel, documents, loaded.compileErrors());
     }
 
     /**

@@ -115,6 +115,29 @@ public final class PolicyTypeChecker {
     }
 
     /**
+     * {@link #checkAtStartup} for a CEL function: the type-checking warnings of its configuration, each on one line.
+     *
+     * @param compileErrors what the function's own compilation of the same policies refused
+     * @throws IllegalArgumentException one line, {@code <function>: the API server would refuse this configuration:
+     *                                  ...}, for an expression the API server would refuse, including one that only
+     *                                  the function's own compilation catches
+     */
+    public static List<String> checkFunctionConfiguration(String function, KubeCel cel,
+            List<ConfigFiles.Document> documents, List<String> compileErrors) {
+        String refused = function + ": the API server would refuse this configuration: ";
+        List<String> warnings;
+        try {
+            warnings = checkAtStartup(cel, documents);
+        } catch (RefusedPolicyException e) {
+            throw new IllegalArgumentException(refused + e.getMessage(), e);
+        }
+        if (!compileErrors.isEmpty()) {
+            throw new IllegalArgumentException(refused + String.join("; ", compileErrors));
+        }
+        return warnings;
+    }
+
+    /**
      * A finding on one line: {@code <Kind 'name' (file#n)>: <field>: <the API server's message>}, the message's
      * lines (one result per kind for a warning) joined by {@code "; "} and cel-go's source excerpts and carets
      * (the {@code " | "} lines) left out, as the position is in the message.
