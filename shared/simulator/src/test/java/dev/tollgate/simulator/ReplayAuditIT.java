@@ -3,9 +3,6 @@ package dev.tollgate.simulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
@@ -26,8 +22,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.tollgate.simulator.replay.ReplayReader;
 import dev.tollgate.simulator.replay.ReplayReport;
+import dev.tollgate.testing.HttpsFunction;
 import dev.tollgate.testing.KubeApiServer;
-import dev.tollgate.testing.Readiness;
 import dev.tollgate.testing.Skip;
 
 /**
@@ -113,7 +109,7 @@ class ReplayAuditIT {
     static Path dir;
 
     static KubeApiServer cluster;
-    static Process bundle;
+    static HttpsFunction bundle;
     static Path bundleLog;
     static Path root;
     /** The part of the audit log written after the webhooks were registered and served. */
@@ -131,7 +127,7 @@ class ReplayAuditIT {
         Path policy = Files.writeString(dir.resolve("audit-policy.yaml"), AUDIT_POLICY);
         cluster = KubeApiServer.start(TEST, "replay-audit", List.of("--audit-policy", policy.toString()))
                 .orElseThrow();
-        int port = freePort();
+        int port = HttpsFunction.freePort();
         // The configurations as the simulator renders them for the bundle at that URL (review's default).
         Configurations rendered = Configurations.render(BundleCatalog.registrations(),
                 f -> "https://127.0.0.1:" + port, Files.readString(Path.of(cluster.env("KAS_WEBHOOK_CA_FILE"))),
@@ -181,10 +177,7 @@ class ReplayAuditIT {
     @AfterAll
     static void stop() throws InterruptedException {
         if (bundle != null) {
-            bundle.destroy();
-            if (!bundle.waitFor(20, TimeUnit.SECONDS)) {
-                bundle.destroyForcibly();
-            }
+            bundle.close();
         }
         if (cluster != null) {
             cluster.stop();
@@ -195,27 +188,11 @@ class ReplayAuditIT {
         made.put(what, cluster.kubectlRun("create", "-f", manifest.toString()).exit());
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     /** The all-in-one bundle over HTTPS with the kit's webhook certificate and the simulator's shipped policies. */
-    static void startBundle(Path runner, int port) throws Exception {
+    static void startBundle(Path runner, int port) {
         Path policies = root.resolve("shared/simulator/policies");
-        int management = freePort();
         bundleLog = dir.resolve("bundle.log");
-        bundle = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.http.port=0",
-                "-Dquarkus.http.ssl-port=" + port,
-                "-Dquarkus.http.insecure-requests=disabled",
-                "-Dquarkus.tls.tollgate.key-store.pem.0.cert=" + cluster.env("KAS_WEBHOOK_CERT_FILE"),
-                "-Dquarkus.tls.tollgate.key-store.pem.0.key=" + cluster.env("KAS_WEBHOOK_KEY_FILE"),
-                "-Dquarkus.http.tls-configuration-name=tollgate",
-                "-Dquarkus.management.host=127.0.0.1",
-                "-Dquarkus.management.port=" + management,
+        bundle = HttpsFunction.start(runner, cluster, port, HttpsFunction.freePort(), bundleLog, List.of(
                 // The kit's API server presents no client credentials; the caller checks have their own tests.
                 "-Dtollgate.auth.required=false",
                 // Decision lines with the objects, so that the bundle's own log can be replayed too.
@@ -224,11 +201,7 @@ class ReplayAuditIT {
                 "-Dtollgate.cel-policy.config=" + policies.resolve("cel-policy") + ","
                         + policies.resolve("namespaces.yaml"),
                 "-Dtollgate.cel-mutate.config=" + policies.resolve("cel-mutate") + ","
-                        + policies.resolve("namespaces.yaml"),
-                "-jar", runner.toString())
-                .redirectErrorStream(true).redirectOutput(bundleLog.toFile()).start();
-        Readiness.await(bundle, URI.create("http://127.0.0.1:" + management + "/q/health/ready"),
-                Duration.ofSeconds(90), bundleLog);
+                        + policies.resolve("namespaces.yaml")));
     }
 
     static JsonNode replay(List<String> jvmOptions, int expectedExit) throws Exception {

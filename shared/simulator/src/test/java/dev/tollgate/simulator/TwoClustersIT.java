@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
@@ -35,9 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.tollgate.testing.HttpsFunction;
 import dev.tollgate.testing.KubeApiServer;
 import dev.tollgate.testing.Skip;
-import dev.tollgate.testing.Readiness;
 
 /**
  * One all-in-one bundle serving two real clusters, end to end: two kube-apiservers on loopback
@@ -91,7 +89,7 @@ class TwoClustersIT {
     static Map<String, Map<String, String>> tokens = new LinkedHashMap<>();
     static Path callers;
     static Path root;
-    static Process bundle;
+    static HttpsFunction bundle;
     static Path bundleLog;
     static int bundlePort;
     static int managementPort;
@@ -118,8 +116,8 @@ class TwoClustersIT {
         clusters.get("west").apply(shop("{team: storefront, kubernetes.io/metadata.name: shop, "
                 + "pod-security.kubernetes.io/enforce: baseline, pod-security.kubernetes.io/warn: restricted}"));
 
-        bundlePort = freePort();
-        managementPort = freePort();
+        bundlePort = HttpsFunction.freePort();
+        managementPort = HttpsFunction.freePort();
         registration();
         startBundle(runner);
 
@@ -139,10 +137,7 @@ class TwoClustersIT {
     @AfterAll
     static void stop() throws InterruptedException {
         if (bundle != null) {
-            bundle.destroy();
-            if (!bundle.waitFor(20, TimeUnit.SECONDS)) {
-                bundle.destroyForcibly();
-            }
+            bundle.close();
         }
         for (KubeApiServer c : clusters.values()) {
             c.stop();
@@ -153,12 +148,6 @@ class TwoClustersIT {
         return "{apiVersion: v1, kind: Namespace, metadata: {name: shop, labels: " + labels + "}}\n---\n"
                 + "{apiVersion: v1, kind: ServiceAccount, metadata: {name: default, namespace: shop}, "
                 + "automountServiceAccountToken: false}\n";
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     static String token(String cluster, String function) {
@@ -297,21 +286,11 @@ class TwoClustersIT {
         return token;
     }
 
-    static void startBundle(Path runner) throws Exception {
-        KubeApiServer east = clusters.get("east");
+    static void startBundle(Path runner) {
         Path policies = root.resolve("shared/simulator/policies");
         bundleLog = dir.resolve("bundle.log");
-        bundle = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.http.port=0",
-                "-Dquarkus.http.ssl-port=" + bundlePort,
-                "-Dquarkus.http.insecure-requests=disabled",
-                // The kit's webhook certificate (SAN 127.0.0.1), whose CA Terraform put in both clusters' caBundle.
-                "-Dquarkus.tls.tollgate.key-store.pem.0.cert=" + east.env("KAS_WEBHOOK_CERT_FILE"),
-                "-Dquarkus.tls.tollgate.key-store.pem.0.key=" + east.env("KAS_WEBHOOK_KEY_FILE"),
-                "-Dquarkus.http.tls-configuration-name=tollgate",
-                "-Dquarkus.management.host=127.0.0.1",
-                "-Dquarkus.management.port=" + managementPort,
+        // The kit's webhook certificate (SAN 127.0.0.1), whose CA Terraform put in both clusters' caBundle.
+        bundle = HttpsFunction.start(runner, clusters.get("east"), bundlePort, managementPort, bundleLog, List.of(
                 // Each cluster's callers and each cluster's connection, as Terraform wrote them. The token files are
                 // re-read every second here (10 s by default), so the revocation below takes effect sooner.
                 "-Dtollgate.auth.clusters-dir=" + callers,
@@ -319,11 +298,7 @@ class TwoClustersIT {
                 "-Dtollgate.clusters.dir=" + readerKubeconfigs.get("east").getParent(),
                 // The simulator's shipped policies, without its namespaces.yaml: namespaces come from the clusters.
                 "-Dtollgate.cel-policy.config=" + policies.resolve("cel-policy"),
-                "-Dtollgate.cel-mutate.config=" + policies.resolve("cel-mutate"),
-                "-jar", runner.toString())
-                .redirectErrorStream(true).redirectOutput(bundleLog.toFile()).start();
-        Readiness.await(bundle, URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"),
-                Duration.ofSeconds(90), bundleLog);
+                "-Dtollgate.cel-mutate.config=" + policies.resolve("cel-mutate")));
     }
 
     // ---- what each cluster got, against what tollgate review predicted for it ----

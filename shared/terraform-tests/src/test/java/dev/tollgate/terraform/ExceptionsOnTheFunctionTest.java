@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.tollgate.testing.HttpsFunction;
 import dev.tollgate.testing.KubeApiServer;
-import dev.tollgate.testing.Readiness;
 
 /**
  * The exceptions file end to end with the function itself, not a stand-in: cluster-registration compiles it for a
@@ -39,8 +36,7 @@ class ExceptionsOnTheFunctionTest {
     static final String TOKEN = "exceptions-on-the-function-path-token";
 
     static KubeApiServer cluster;
-    static Process function;
-    static Path functionLog;
+    static HttpsFunction function;
     static int port;
 
     @BeforeAll
@@ -55,43 +51,20 @@ class ExceptionsOnTheFunctionTest {
         if (cluster == null) {
             return;
         }
-        port = freePort();
-        int management = freePort();
+        port = HttpsFunction.freePort();
         Path dir = workDir();
-        functionLog = dir.resolve("function.log");
-        function = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.http.port=0",
-                "-Dquarkus.http.ssl-port=" + port,
-                "-Dquarkus.http.insecure-requests=disabled",
-                // The kit's webhook certificate (SAN 127.0.0.1): its CA is the caBundle Terraform renders.
-                "-Dquarkus.tls.tollgate.key-store.pem.0.cert=" + cluster.env("KAS_WEBHOOK_CERT_FILE"),
-                "-Dquarkus.tls.tollgate.key-store.pem.0.key=" + cluster.env("KAS_WEBHOOK_KEY_FILE"),
-                "-Dquarkus.http.tls-configuration-name=tollgate",
-                "-Dquarkus.management.host=127.0.0.1",
-                "-Dquarkus.management.port=" + management,
-                "-Dtollgate.auth.clusters.one.path-token.values=" + TOKEN,
-                "-Dtollgate.exceptions.file=" + exceptionsFile(dir),
-                "-jar", runner.toString())
-                .redirectErrorStream(true).redirectOutput(functionLog.toFile()).start();
-        Readiness.await(function, URI.create("http://127.0.0.1:" + management + "/q/health/ready"),
-                Duration.ofSeconds(90), functionLog);
+        function = HttpsFunction.start(runner, cluster, port, HttpsFunction.freePort(), dir.resolve("function.log"),
+                List.of("-Dtollgate.auth.clusters.one.path-token.values=" + TOKEN,
+                        "-Dtollgate.exceptions.file=" + exceptionsFile(dir)));
     }
 
     @AfterAll
-    static void stop() throws InterruptedException {
+    static void stop() {
         if (function != null) {
-            function.destroy();
-            function.waitFor();
+            function.close();
         }
         if (cluster != null) {
             cluster.stop();
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 
@@ -161,7 +134,7 @@ class ExceptionsOnTheFunctionTest {
     /** The function's decision-log lines (in production, each its own JSON line on the console). */
     static List<JsonNode> decisions() throws IOException {
         List<JsonNode> out = new ArrayList<>();
-        for (String line : Files.readAllLines(functionLog)) {
+        for (String line : Files.readAllLines(function.log())) {
             if (line.startsWith("{\"uid\"")) {
                 out.add(JSON.readTree(line));
             }

@@ -1,0 +1,103 @@
+package dev.tollgate.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A packaged function or bundle ({@code target/quarkus-app/quarkus-run.jar}) serving HTTPS on 127.0.0.1 with the
+ * webhook certificate of a {@link KubeApiServer} instance (SAN 127.0.0.1; its CA is the instance's
+ * {@code KAS_WEBHOOK_CA_FILE}, the caBundle a registration renders), so that instance's API server can call it; the
+ * management interface (health, metrics) on its own loopback port. Started ready, as the tests against a real API
+ * server need it.
+ */
+public final class HttpsFunction implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final int managementPort;
+    private final Path log;
+
+    private HttpsFunction(Process process, int port, int managementPort, Path log) {
+        this.process = process;
+        this.port = port;
+        this.managementPort = managementPort;
+        this.log = log;
+    }
+
+    /**
+     * Starts {@code runner} on the JVM running the test, HTTPS on {@code port}, its output in {@code log}, and waits
+     * until it is ready (90 s at most).
+     *
+     * @param options more {@code -D} options (callers, configuration), before {@code -jar}
+     */
+    public static HttpsFunction start(Path runner, KubeApiServer cluster, int port, int managementPort, Path log,
+            List<String> options) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dquarkus.http.host=127.0.0.1",
+                "-Dquarkus.http.port=0",
+                "-Dquarkus.http.ssl-port=" + port,
+                "-Dquarkus.http.insecure-requests=disabled",
+                "-Dquarkus.tls.tollgate.key-store.pem.0.cert=" + cluster.env("KAS_WEBHOOK_CERT_FILE"),
+                "-Dquarkus.tls.tollgate.key-store.pem.0.key=" + cluster.env("KAS_WEBHOOK_KEY_FILE"),
+                "-Dquarkus.http.tls-configuration-name=tollgate",
+                "-Dquarkus.management.host=127.0.0.1",
+                "-Dquarkus.management.port=" + managementPort));
+        command.addAll(options);
+        command.addAll(List.of("-jar", runner.toString()));
+        Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + runner, e);
+        }
+        Readiness.await(process, URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"),
+                Duration.ofSeconds(90), log);
+        return new HttpsFunction(process, port, managementPort, log);
+    }
+
+    /** A port of 127.0.0.1 free when asked. */
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public int managementPort() {
+        return managementPort;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** Stops the process (SIGTERM, then SIGKILL after 20 s) and waits for it. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
