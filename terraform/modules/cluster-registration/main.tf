@@ -24,6 +24,12 @@ module "webhooks" {
   functions_namespace = each.value.namespace_exclusions ? var.functions_namespace : null
 }
 
+# Each cluster's path tokens as the functions read them, and the clusters that share one.
+module "tokens" {
+  source      = "../caller-tokens"
+  path_tokens = var.path_tokens
+}
+
 locals {
   reader_labels = { "app.kubernetes.io/managed-by" = "tollgate-terraform", "app.kubernetes.io/name" = var.reader_name }
 

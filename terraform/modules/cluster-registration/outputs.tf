@@ -29,12 +29,15 @@ output "clusters_secret_yaml" {
 
 output "path_token_files" {
   description = "For the functions: per function, one token file per governed cluster (<cluster>.path-tokens => that cluster's token and a newline), the files tollgate.auth.clusters-dir reads, so each call is its cluster's and rotating or revoking one cluster's file touches no other. A Service serving several functions joins their files of the same name."
-  value = {
-    for f in sort(distinct(flatten([for c, m in var.path_tokens : keys(m)]))) : f => {
-      for c, m in var.path_tokens : "${c}.path-tokens" => "${m[f]}\n" if contains(keys(m), f)
-    }
+  value       = module.tokens.path_token_files
+  sensitive   = true
+
+  precondition {
+    # The functions map each token to its cluster and refuse to start when one token is two clusters'; the plan says
+    # so first, naming the clusters and never the token.
+    condition     = length(module.tokens.shared_tokens) == 0
+    error_message = "A path token belongs to one cluster, but these clusters share one: ${join("; ", module.tokens.shared_tokens)}. Give each cluster its own."
   }
-  sensitive = true
 }
 
 output "connected_clusters" {
