@@ -25,10 +25,10 @@ import dev.tollgate.admission.match.LabelSyntax;
 
 /**
  * Which credential belongs to which cluster, from {@link CallerConfig} (per-cluster keys, the clusters-dir's files and
- * the clusters-json value, all read here): the token sources and client-certificate names
- * of every cluster. A credential belongs to one cluster (a token or name given to two is a startup error), and every
- * cluster must have each kind of credential that is checked, since every check runs on every call: a cluster
- * without one could never call.
+ * the clusters-json value, all read here): the token sources and client-certificate names of every cluster. A
+ * credential belongs to one cluster (a token or name given to two is a startup error), and every cluster must have
+ * each kind of credential that is checked, since every check runs on every call: a cluster without one could never
+ * call.
  */
 final class CallerClusters {
 
