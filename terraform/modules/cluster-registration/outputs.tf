@@ -37,6 +37,32 @@ output "path_token_files" {
   sensitive = true
 }
 
+output "bearer_token_files" {
+  description = "For the functions: per function, one file per governed cluster with a bearer token (<cluster>.bearer-tokens => that cluster's token and a newline), read from tollgate.auth.clusters-dir beside the path-token files."
+  value = {
+    for f in sort(distinct(flatten([for c, m in var.bearer_tokens : keys(m)]))) : f => {
+      for c, m in var.bearer_tokens : "${c}.bearer-tokens" => "${m[f]}\n" if contains(keys(m), f)
+    }
+  }
+  sensitive = true
+}
+
+output "admission_kubeconfigs" {
+  description = "Per governed cluster with bearer_tokens: the kubeconfig its API server's webhook admission plugins read (one user per function host, holding that cluster's token); put it at admission_kubeconfig_path on the control plane."
+  value       = local.admission_kubeconfigs
+  sensitive   = true
+
+  precondition {
+    condition     = length(local.bearer_host_conflicts) == 0
+    error_message = "Functions served from one host get one bearer token per cluster (the API server picks it by host), but these have different ones: ${join("; ", local.bearer_host_conflicts)}."
+  }
+}
+
+output "admission_configuration_yaml" {
+  description = "The AdmissionConfiguration for the API server's --admission-control-config-file: both webhook admission plugins read admission_kubeconfig_path. The same for every cluster."
+  value       = local.admission_configuration
+}
+
 output "connected_clusters" {
   description = "The clusters whose connection is in clusters_secret."
   value       = local.connected
