@@ -94,9 +94,12 @@ locals {
     }
   }
 
+  # The functions list the callers' files when they start (token contents are re-read, new files are not), so the
+  # files' names on the template make adding or removing a cluster a new revision; a rotated token is not one.
   template_metadata = {
     for s, m in local.manifests : s => merge(try(m.spec.template.metadata, {}), { annotations = merge(try(m.spec.template.metadata.annotations, {}),
-    local.exceptions_yaml == null ? {} : { "tollgate.dev/exceptions-sha256" = sha256(local.exceptions_yaml) }) })
+      local.exceptions_yaml == null ? {} : { "tollgate.dev/exceptions-sha256" = sha256(local.exceptions_yaml) },
+    contains(local.token_services, s) ? { "tollgate.dev/callers" = join(",", sort(nonsensitive(keys(local.callers_secrets[s].stringData)))) } : {}) })
   }
 
   # The committed manifests with what Terraform decides: the namespace (functions_namespace; the committed manifests
