@@ -34,6 +34,7 @@ module "registration" {
   catalog             = local.catalog
   clusters            = var.clusters
   path_tokens         = var.path_tokens
+  bearer_tokens       = var.bearer_tokens
   reader_tokens       = var.reader_tokens
   caller_credentials  = local.caller_credentials
   function_urls       = var.function_urls
@@ -75,12 +76,13 @@ locals {
       kind       = "Secret"
       type       = "Opaque"
       metadata   = { name = "tollgate-callers-${s}", namespace = var.functions_namespace, labels = { "app.kubernetes.io/managed-by" = "tollgate-terraform" } }
-      stringData = {
-        for c in sort(keys(var.clusters)) : "${c}.path-tokens" => join("", [
-          for f, sv in local.service_of : module.registration.path_token_files[f]["${c}.path-tokens"]
-          if sv == s && can(module.registration.path_token_files[f]["${c}.path-tokens"])
-        ])
-      }
+      stringData = merge([
+        for kind, files in { path-tokens = module.registration.path_token_files, bearer-tokens = module.registration.bearer_token_files } : {
+          for c in sort(keys(var.clusters)) : "${c}.${kind}" => join("", distinct([
+            for f, sv in local.service_of : files[f]["${c}.${kind}"] if sv == s && can(files[f]["${c}.${kind}"])
+          ])) if anytrue([for f, sv in local.service_of : sv == s && can(files[f]["${c}.${kind}"])]) || kind == "path-tokens"
+        }
+      ]...)
     }
   }
 
@@ -92,9 +94,12 @@ locals {
     }
   }
 
+  # The functions list the callers' files when they start (token contents are re-read, new files are not), so the
+  # files' names on the template make adding or removing a cluster a new revision; a rotated token is not one.
   template_metadata = {
     for s, m in local.manifests : s => merge(try(m.spec.template.metadata, {}), { annotations = merge(try(m.spec.template.metadata.annotations, {}),
-    local.exceptions_yaml == null ? {} : { "tollgate.dev/exceptions-sha256" = sha256(local.exceptions_yaml) }) })
+      local.exceptions_yaml == null ? {} : { "tollgate.dev/exceptions-sha256" = sha256(local.exceptions_yaml) },
+    contains(local.token_services, s) ? { "tollgate.dev/callers" = join(",", sort(nonsensitive(keys(local.callers_secrets[s].stringData)))) } : {}) })
   }
 
   # The committed manifests with what Terraform decides: the namespace (functions_namespace; the committed manifests
@@ -161,6 +166,17 @@ output "cluster_manifests_yaml" {
   description = "Per governed cluster: its read-only ServiceAccount and RBAC, then its webhook configurations (terraform output -json cluster_manifests_yaml | jq -r .<cluster> | kubectl --context <cluster> apply -f -)."
   value       = module.registration.cluster_manifests_yaml
   sensitive   = true
+}
+
+output "admission_kubeconfigs" {
+  description = "Per cluster with bearer_tokens: its API server's admission kubeconfig (terraform output -json admission_kubeconfigs | jq -r .<cluster>), to put at the path admission_configuration_yaml names on that control plane."
+  value       = module.registration.admission_kubeconfigs
+  sensitive   = true
+}
+
+output "admission_configuration_yaml" {
+  description = "The AdmissionConfiguration for --admission-control-config-file on the control planes of the clusters with bearer_tokens."
+  value       = module.registration.admission_configuration_yaml
 }
 
 output "missing_reader_tokens" {

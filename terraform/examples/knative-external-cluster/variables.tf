@@ -51,6 +51,13 @@ variable "path_tokens" {
   sensitive   = true
 }
 
+variable "bearer_tokens" {
+  description = "Per cluster whose API server you configure, a bearer token per function (cluster => function => token), sent from the API server's admission kubeconfig (outputs admission_kubeconfigs, admission_configuration_yaml) beside the path token; every cluster of such a function needs one."
+  type        = map(map(string))
+  default     = {}
+  sensitive   = true
+}
+
 variable "reader_tokens" {
   description = "Per cluster, the token of its read-only ServiceAccount (output missing_reader_tokens says how to read it after the first apply)."
   type        = map(string)

@@ -23,6 +23,16 @@ output "path_token_files" {
   sensitive = true
 }
 
+output "bearer_token_files" {
+  description = "Per function, one token file per cluster that has bearer tokens for it (<cluster>.bearer-tokens => its tokens, one per line): read from tollgate.auth.clusters-dir beside the path-token files."
+  value = {
+    for f in local.functions : f => {
+      for c in local.bearer_clusters_of[f] : "${c}.bearer-tokens" => join("", [for t in var.bearer_tokens[c][f] : "${t}\n"])
+    } if length(local.bearer_clusters_of[f]) > 0
+  }
+  sensitive = true
+}
+
 output "clusters_json" {
   description = "Per function, its tokens of every cluster as the one JSON value tollgate.auth.clusters-json reads ({\"east\":{\"path-tokens\":[...],\"bearer-tokens\":[...]}}): for platforms that mount no files (AWS Lambda, TOLLGATE_AUTH_CLUSTERS_JSON)."
   value = {

@@ -24,10 +24,11 @@ module "webhooks" {
   functions_namespace = each.value.namespace_exclusions ? var.functions_namespace : null
 }
 
-# Each cluster's path tokens as the functions read them, and the clusters that share one.
+# Each cluster's path and bearer tokens as the functions read them, and the clusters that share one.
 module "tokens" {
-  source      = "../caller-tokens"
-  path_tokens = var.path_tokens
+  source        = "../caller-tokens"
+  path_tokens   = var.path_tokens
+  bearer_tokens = { for c, m in var.bearer_tokens : c => { for f, t in m : f => [t] } }
 }
 
 locals {
@@ -91,6 +92,46 @@ locals {
       current-context = n
     })
   }
+
+  # The API server picks a webhook call's credential from its admission kubeconfig by the URL's host: users named
+  # host (port 443) or host:port, exact match first (k8s.io/apiserver pkg/util/webhook/authentication.go,
+  # defaultAuthenticationInfoResolver; the host:port it is asked for comes from client.go's HookClient).
+  bearer_hosts = {
+    for c, m in nonsensitive(var.bearer_tokens) : c => {
+      for f in keys(m) : f => trimsuffix(regex("^https://([^/?#]+)", coalesce(lookup(var.function_urls, f, null), var.default_url, "https://-"))[0], ":443")
+    }
+  }
+  # One user per host: functions behind one host (a bundle) must share that cluster's token.
+  bearer_host_conflicts = flatten([
+    for c, hosts in local.bearer_hosts : [
+      for h in distinct(values(hosts)) : "cluster ${c}, ${h}: ${join(", ", sort([for f, fh in hosts : f if fh == h]))}"
+      if length(distinct([for f, fh in hosts : nonsensitive(var.bearer_tokens)[c][f] if fh == h])) > 1
+    ]
+  ])
+
+  admission_kubeconfigs = {
+    for c, hosts in local.bearer_hosts : c => yamlencode({
+      apiVersion = "v1"
+      kind       = "Config"
+      users = [for h in sort(distinct(values(hosts))) : {
+        name = h
+        user = { token = distinct([for f, fh in hosts : var.bearer_tokens[c][f] if fh == h])[0] }
+      }]
+    })
+  }
+
+  admission_configuration = yamlencode({
+    apiVersion = "apiserver.config.k8s.io/v1"
+    kind       = "AdmissionConfiguration"
+    plugins = [for p in ["ValidatingAdmissionWebhook", "MutatingAdmissionWebhook"] : {
+      name = p
+      configuration = {
+        apiVersion     = "apiserver.config.k8s.io/v1"
+        kind           = "WebhookAdmissionConfiguration"
+        kubeConfigFile = var.admission_kubeconfig_path
+      }
+    }]
+  })
 
   clusters_secret = {
     apiVersion = "v1"

@@ -35,9 +35,36 @@ output "path_token_files" {
   precondition {
     # The functions map each token to its cluster and refuse to start when one token is two clusters'; the plan says
     # so first, naming the clusters and never the token.
-    condition     = length(module.tokens.shared_tokens) == 0
-    error_message = "A path token belongs to one cluster, but these clusters share one: ${join("; ", module.tokens.shared_tokens)}. Give each cluster its own."
+    condition     = length([for s in module.tokens.shared_tokens : s if endswith(s, "(path token)")]) == 0
+    error_message = "A path token belongs to one cluster, but these clusters share one: ${join("; ", [for s in module.tokens.shared_tokens : s if endswith(s, "(path token)")])}. Give each cluster its own."
   }
+}
+
+output "bearer_token_files" {
+  description = "For the functions: per function, one file per governed cluster with a bearer token (<cluster>.bearer-tokens => that cluster's token and a newline), read from tollgate.auth.clusters-dir beside the path-token files."
+  value       = module.tokens.bearer_token_files
+  sensitive   = true
+
+  precondition {
+    condition     = length([for s in module.tokens.shared_tokens : s if endswith(s, "(bearer token)")]) == 0
+    error_message = "A bearer token belongs to one cluster, but these clusters share one: ${join("; ", [for s in module.tokens.shared_tokens : s if endswith(s, "(bearer token)")])}. Give each cluster its own."
+  }
+}
+
+output "admission_kubeconfigs" {
+  description = "Per governed cluster with bearer_tokens: the kubeconfig its API server's webhook admission plugins read (one user per function host, holding that cluster's token); put it at admission_kubeconfig_path on the control plane."
+  value       = local.admission_kubeconfigs
+  sensitive   = true
+
+  precondition {
+    condition     = length(local.bearer_host_conflicts) == 0
+    error_message = "Functions served from one host get one bearer token per cluster (the API server picks it by host), but these have different ones: ${join("; ", local.bearer_host_conflicts)}."
+  }
+}
+
+output "admission_configuration_yaml" {
+  description = "The AdmissionConfiguration for the API server's --admission-control-config-file: both webhook admission plugins read admission_kubeconfig_path. The same for every cluster."
+  value       = local.admission_configuration
 }
 
 output "connected_clusters" {

@@ -39,6 +39,31 @@ variable "path_tokens" {
   # A token given to two clusters: a precondition of output path_token_files (modules/caller-tokens finds them).
 }
 
+variable "bearer_tokens" {
+  description = "Per cluster, the bearer token per function (cluster => function => token), for clusters whose API server you configure: the API server sends it from its admission kubeconfig (output admission_kubeconfigs), which a leaked path token alone does not give. Every cluster of a function that has one needs one: the function checks it on every call."
+  type        = map(map(string))
+  default     = {}
+  sensitive   = true
+
+  validation {
+    condition     = length(setsubtract(nonsensitive(keys(var.bearer_tokens)), keys(var.clusters))) == 0
+    error_message = "bearer_tokens names clusters that are not in clusters: ${join(", ", setsubtract(nonsensitive(keys(var.bearer_tokens)), keys(var.clusters)))}."
+  }
+  # A token given to two clusters: a precondition of output bearer_token_files (modules/caller-tokens finds them).
+  # The runtime runs every configured check on every call, so a function reading bearer tokens for one cluster
+  # refuses the calls of a cluster that sends none (shared/function-runtime CallerClusters).
+  validation {
+    condition     = length(flatten([for f in distinct(flatten([for c, m in nonsensitive(var.bearer_tokens) : keys(m)])) : [for c in keys(var.clusters) : c if !contains(keys(try(nonsensitive(var.bearer_tokens)[c], {})), f)]])) == 0
+    error_message = "A function checks bearer tokens for every cluster once one cluster has them, so these clusters' calls would be refused: ${join("; ", [for f in sort(distinct(flatten([for c, m in nonsensitive(var.bearer_tokens) : keys(m)]))) : "${f}: ${join(", ", [for c in sort(keys(var.clusters)) : c if !contains(keys(try(nonsensitive(var.bearer_tokens)[c], {})), f)])}" if length([for c in keys(var.clusters) : c if !contains(keys(try(nonsensitive(var.bearer_tokens)[c], {})), f)]) > 0])}. Give every cluster of the function a bearer token."
+  }
+}
+
+variable "admission_kubeconfig_path" {
+  description = "Where each governed API server finds its admission kubeconfig (admission_kubeconfigs), as written into admission_configurations' kubeConfigFile."
+  type        = string
+  default     = "/etc/kubernetes/tollgate/admission-kubeconfig.yaml"
+}
+
 variable "reader_tokens" {
   description = "Per cluster, the token of the read-only ServiceAccount this module renders there (kubectl -n <reader_namespace> get secret <reader_name>-token -o jsonpath='{.data.token}' | base64 -d, after the first apply). A cluster without one gets no connection in the functions' Secret yet (output missing_reader_tokens)."
   type        = map(string)

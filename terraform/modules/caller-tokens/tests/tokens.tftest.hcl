@@ -26,6 +26,10 @@ run "each_function_gets_its_own_tokens_of_every_cluster" {
     error_message = "one file per cluster, named for it (tollgate.auth.clusters-dir)"
   }
   assert {
+    condition     = nonsensitive(output.bearer_token_files) == { other = { "east.bearer-tokens" = "east-bearer-0123456789\neast-bearer-next-0123456789\n" } }
+    error_message = "bearer tokens one per line, in a file per cluster; none for a function no cluster sends one to"
+  }
+  assert {
     condition     = length(output.shared_tokens) == 0 && length(output.missing_kind) == 0 && jsonencode(output.functions) == jsonencode(["demo", "other"])
     error_message = "nothing shared, nothing missing"
   }

@@ -187,3 +187,71 @@ run "each_cluster_gets_the_exceptions_its_version_can_apply" {
     error_message = "nothing left to the function on either cluster (a user exception on 1.20 is: RegistrationOnKubeApiServersTest)"
   }
 }
+
+run "bearer_tokens_go_to_each_api_servers_admission_kubeconfig_and_the_functions_files" {
+  command = plan
+
+  variables {
+    bearer_tokens = {
+      east = { demo = "east-bearer-0123456789" }
+      west = { demo = "west-bearer-0123456789" }
+    }
+  }
+
+  assert {
+    condition     = yamldecode(nonsensitive(output.admission_kubeconfigs["east"])).users == [{ name = "demo.functions.example.com", user = { token = "east-bearer-0123456789" } }]
+    error_message = "east's API server sends east's token to the function's host (port 443: the host alone)"
+  }
+  assert {
+    condition     = !strcontains(nonsensitive(output.admission_kubeconfigs["west"]), "east-bearer")
+    error_message = "no cluster's admission kubeconfig holds another cluster's token"
+  }
+  assert {
+    condition     = nonsensitive(output.bearer_token_files) == { demo = { "east.bearer-tokens" = "east-bearer-0123456789\n", "west.bearer-tokens" = "west-bearer-0123456789\n" } }
+    error_message = "the function gets one bearer-token file per cluster"
+  }
+  assert {
+    condition     = [for p in yamldecode(output.admission_configuration_yaml).plugins : p.configuration.kubeConfigFile] == ["/etc/kubernetes/tollgate/admission-kubeconfig.yaml", "/etc/kubernetes/tollgate/admission-kubeconfig.yaml"]
+    error_message = "both webhook admission plugins read the admission kubeconfig"
+  }
+}
+
+run "a_host_with_a_port_other_than_443_is_named_with_it" {
+  command = plan
+
+  variables {
+    function_urls = { demo = "https://127.0.0.1:8443" }
+    bearer_tokens = {
+      east = { demo = "east-bearer-0123456789" }
+      west = { demo = "west-bearer-0123456789" }
+    }
+  }
+
+  assert {
+    condition     = yamldecode(nonsensitive(output.admission_kubeconfigs["east"])).users[0].name == "127.0.0.1:8443"
+    error_message = "the user is named host:port, as the API server looks it up"
+  }
+}
+
+run "refuses_a_cluster_without_the_bearer_token_its_function_checks" {
+  command = plan
+
+  variables {
+    bearer_tokens = { east = { demo = "east-bearer-0123456789" } }
+  }
+
+  expect_failures = [var.bearer_tokens]
+}
+
+run "refuses_a_bearer_token_given_to_two_clusters" {
+  command = plan
+
+  variables {
+    bearer_tokens = {
+      east = { demo = "shared-bearer-0123456789" }
+      west = { demo = "shared-bearer-0123456789" }
+    }
+  }
+
+  expect_failures = [output.bearer_token_files]
+}

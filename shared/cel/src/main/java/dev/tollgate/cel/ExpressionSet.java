@@ -260,8 +260,10 @@ public final class ExpressionSet {
             }
             if (e.getKind() == CelExpr.ExprKind.Kind.IDENT && unavailable.contains(e.ident().name())
                     && !isShadowed(node, e.ident().name())) {
+                // cel-go's wording for a variable the environment does not declare (checker/errors.go
+                // undeclaredReference; the container is empty in the API server's environments)
                 issues.add(issue(source, e.id(), "undeclared reference to '" + e.ident().name()
-                        + "' (not available here)"));
+                        + "' (in container '')"));
             }
             if (e.getKind() == CelExpr.ExprKind.Kind.CALL) {
                 CheckedCall call = new CheckedCall(e.call().function(), e.call().target(), e.call().args(),

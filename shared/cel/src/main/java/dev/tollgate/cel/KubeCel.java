@@ -178,8 +178,26 @@ public final class KubeCel {
      */
     public ExpressionSet compileVariables(List<NamedExpression> variables, DeclaredTypes types)
             throws CelCompileException {
+        return compileVariables(variables, types, Set.of());
+    }
+
+    /**
+     * Like {@link #compileVariables(List, DeclaredTypes)}, with some admission variables not declared at all: a
+     * policy without {@code paramKind} has no {@code params} (k8s.io/apiserver pkg/admission/plugin/cel/compile.go,
+     * createEnvForOpts declares it only with HasParams), so an expression of it that uses {@code params} is refused
+     * with cel-go's {@code undeclared reference to 'params' (in container '')}.
+     *
+     * @param undeclared admission variables (of {@link #ADMISSION_VARIABLES}) the expressions may not use
+     */
+    public ExpressionSet compileVariables(List<NamedExpression> variables, DeclaredTypes types,
+            Set<String> undeclared) throws CelCompileException {
         Objects.requireNonNull(variables, "variables");
         Objects.requireNonNull(types, "types");
+        for (String u : undeclared) {
+            if (!ADMISSION_VARIABLES.contains(u)) {
+                throw new IllegalArgumentException(u + " is not an admission variable " + ADMISSION_VARIABLES);
+            }
+        }
         List<NamedExpression> done = new ArrayList<>();
         List<CompiledExpression> compiled = new ArrayList<>();
         for (NamedExpression v : variables) {
@@ -192,11 +210,12 @@ public final class KubeCel {
                 throw new CelCompileException(v.expression(), List.of(new CelCompileException.Issue(0, 0,
                         "duplicate variable name '" + v.name() + "'")), "duplicate variable name '" + v.name() + "'");
             }
-            ExpressionSet before = new ExpressionSet(this, List.copyOf(done), List.copyOf(compiled), Set.of(), types);
+            ExpressionSet before = new ExpressionSet(this, List.copyOf(done), List.copyOf(compiled),
+                    Set.copyOf(undeclared), types);
             compiled.add(before.compile(v.expression(), ResultType.ANY));
             done.add(v);
         }
-        return new ExpressionSet(this, done, compiled, Set.of(), types);
+        return new ExpressionSet(this, done, compiled, Set.copyOf(undeclared), types);
     }
 
     /** An evaluation with no composition variables, for expressions from {@link #compile}. */

@@ -98,6 +98,30 @@ class KubeCelTest {
                 new NamedExpression("a", "1"), new NamedExpression("a", "2"))));
     }
 
+    /**
+     * A variable left undeclared (params of a policy without paramKind: admission/plugin/cel/compile.go
+     * createEnvForOpts) is refused with cel-go's undeclaredReference, in variables and in later expressions alike,
+     * but a comprehension variable of that name is not it; declared, the same expressions compile.
+     */
+    @Test
+    void undeclaredVariablesAreRefusedWithCelGosWording() throws Exception {
+        java.util.Set<String> noParams = java.util.Set.of("params");
+        CelCompileException inVariable = assertThrows(CelCompileException.class, () -> cel.compileVariables(
+                List.of(new NamedExpression("max", "int(params.data.max)")), DeclaredTypes.none(), noParams));
+        assertEquals("ERROR: <input>:1:5: undeclared reference to 'params' (in container '')\n"
+                + " | int(params.data.max)\n | ....^", inVariable.details());
+        ExpressionSet set = cel.compileVariables(List.of(), DeclaredTypes.none(), noParams);
+        CelCompileException later = assertThrows(CelCompileException.class,
+                () -> set.compile("object.spec.replicas <= params.max", ResultType.BOOL));
+        assertEquals(1, later.issues().size(), later.getMessage());
+        assertEquals(25, later.issues().get(0).column());
+        set.compile("[1, 2].all(params, params > 0)", ResultType.BOOL);
+        cel.compileVariables(List.of(new NamedExpression("max", "int(params.data.max)")), DeclaredTypes.none(),
+                java.util.Set.of()).compile("object.spec.replicas <= variables.max", ResultType.BOOL);
+        assertThrows(IllegalArgumentException.class, () -> cel.compileVariables(List.of(), DeclaredTypes.none(),
+                java.util.Set.of("nosuch")));
+    }
+
     @Test
     void compileErrorsNameTheExpressionAndPosition() {
         CelCompileException e = assertThrows(CelCompileException.class,

@@ -265,6 +265,42 @@ class TestCommandTest {
     }
 
     /**
+     * {@code --kubeconfig} (CRDs for type checking) of a cluster that cannot be read is bad input in one line naming
+     * the server, as for {@code review} and {@code audit}; {@code --context} alone is a usage error.
+     */
+    @Test
+    void aClusterThatCannotBeReadIsBadInputInOneLine() throws Exception {
+        Path file = write("pod-test.yaml", "functions: [cel-policy]\npolicies:\n  cel-policy: ["
+                + ROOT.resolve("functions/cel-policy/examples") + "]\ncases:\n- name: a\n  object: {apiVersion: v1, "
+                + "kind: Pod, metadata: {name: p, namespace: shop}, spec: {containers: [{name: p, image: i}]}}\n"
+                + "  expect: {code: 200}\n");
+        // Port 1 of the loopback: nothing listens there.
+        Path kubeconfig = write("kubeconfig", """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+                users: [{name: u, user: {token: t}}]
+                contexts: [{name: c, context: {cluster: c, user: u}}]
+                current-context: c
+                """);
+        CapturedCommand.Output out = run("--kubeconfig", kubeconfig.toString(), file.toString());
+        assertEquals(2, out.exit(), out.stdout() + out.stderr());
+        assertEquals(1, out.stderr().lines().count(), out.stderr());
+        assertTrue(out.stderr().startsWith("tollgate test: cannot reach the cluster at https://127.0.0.1:1/ to list "
+                + "apiextensions.k8s.io/v1 customresourcedefinitions ("), out.stderr());
+        assertEquals("", out.stdout());
+
+        CapturedCommand.Output missing = run("--kubeconfig", dir.resolve("nosuch").toString(), file.toString());
+        assertEquals(2, missing.exit());
+        assertTrue(missing.stderr().startsWith("tollgate test: --kubeconfig " + dir.resolve("nosuch")
+                + ": cannot read it ("), missing.stderr());
+
+        CapturedCommand.Output contextAlone = run("--context", "c", file.toString());
+        assertEquals(2, contextAlone.exit());
+        assertEquals("tollgate test: --context needs --kubeconfig\n", contextAlone.stderr());
+    }
+
+    /**
      * Type checking before the cases: an expression the API server refuses fails the run in its words (an error),
      * one that only does not fit the matched kind's schema is a warning (here a CRD given in schemas).
      */

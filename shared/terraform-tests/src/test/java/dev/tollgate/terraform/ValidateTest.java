@@ -92,6 +92,9 @@ class ValidateTest {
                     assertFalse(flat.contains("TOLLGATE_AUTH_PATH_TOKEN_FILES"), plan.output());
                     assertFalse(plan.output().contains("east-rl-0123456789ab"), plan.output());
                     assertFalse(flat.contains("TOLLGATE_ENFORCEMENT_"), plan.output());
+                    // The callers' file names on each template: adding a cluster rolls a revision, which lists them.
+                    assertEquals(2, count(flat, "\"tollgate.dev/callers\" = \"east.path-tokens,west.path-tokens\""),
+                            plan.output());
                     // Enforcement modes: into each Service's environment, where the runtime reads them.
                     Terraform.Result modes = Terraform.runOk(copy, "plan", "-input=false", "-no-color",
                             "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS,

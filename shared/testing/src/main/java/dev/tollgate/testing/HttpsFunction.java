@@ -1,14 +1,26 @@
 package dev.tollgate.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A packaged function or bundle ({@code target/quarkus-app/quarkus-run.jar}) serving HTTPS on 127.0.0.1 with the
@@ -23,12 +35,14 @@ public final class HttpsFunction implements AutoCloseable {
     private final int port;
     private final int managementPort;
     private final Path log;
+    private final Path caFile;
 
-    private HttpsFunction(Process process, int port, int managementPort, Path log) {
+    private HttpsFunction(Process process, int port, int managementPort, Path log, Path caFile) {
         this.process = process;
         this.port = port;
         this.managementPort = managementPort;
         this.log = log;
+        this.caFile = caFile;
     }
 
     /**
@@ -71,7 +85,7 @@ public final class HttpsFunction implements AutoCloseable {
         }
         Readiness.await(process, URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"),
                 Duration.ofSeconds(90), log);
-        return new HttpsFunction(process, port, managementPort, log);
+        return new HttpsFunction(process, port, managementPort, log, Path.of(cluster.env("KAS_WEBHOOK_CA_FILE")));
     }
 
     /** A port of 127.0.0.1 free when asked. */
@@ -97,6 +111,34 @@ public final class HttpsFunction implements AutoCloseable {
 
     public Path log() {
         return log;
+    }
+
+    /**
+     * POSTs a JSON {@code body} to {@code path} as a caller other than the API server would (trusting the instance's
+     * webhook CA) and returns the status: for what a caller without the API server's credentials is answered.
+     */
+    public int post(String path, String body, Map<String, String> headers) {
+        try (InputStream in = Files.newInputStream(caFile)) {
+            KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+            trust.load(null, null);
+            trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            SSLContext tls = SSLContext.getInstance("TLS");
+            tls.init(null, tmf.getTrustManagers(), null);
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+            headers.forEach(request::header);
+            HttpClient client = HttpClient.newBuilder().sslContext(tls).build();
+            return client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust " + caFile, e);
+        }
     }
 
     /** Stops the process (SIGTERM, then SIGKILL after 20 s) and waits for it. */

@@ -254,6 +254,34 @@ class CelMutateTest {
         AdmissionTester.of(m).create(pod()).assertDenied().withMessageContaining("compilation error");
     }
 
+    /**
+     * Without paramKind a binding's paramRef is ignored (CollectParams, k8s.io/apiserver
+     * pkg/admission/plugin/policy/generic/policy_dispatcher.go): the mutations apply once, a missing param under Deny
+     * notwithstanding; and {@code params} is not declared (admission/plugin/policy/mutating/compilation.go, HasParams:
+     * ParamKind != nil), so a mutation using it is a compile error for the failurePolicy.
+     */
+    @Test
+    void withoutParamKindTheParamRefIsIgnoredAndParamsUndeclared() {
+        String label = """
+                mutations:
+                - patchType: JSONPatch
+                  jsonPatch:
+                    expression: '[JSONPatch{op: "add", path: "/metadata/labels/team", value: "shop"}]'
+                """;
+        String yaml = podPolicy(label).replace("spec: {policyName: p.example.com}", "spec: {policyName: p.example.com, "
+                + "paramRef: {name: missing, parameterNotFoundAction: Deny}}");
+        assertTrue(yaml.contains("paramRef"), yaml);
+        ObjectNode expected = pod();
+        expected.with("metadata").with("labels").put("team", "shop");
+        AdmissionTester.of(of(yaml)).create(pod()).assertAllowed().assertPatchedTo(expected);
+
+        CelMutate m = of(podPolicy(label.replace("value: \"shop\"", "value: params.data.team")));
+        List<String> errors = m.policies().compileErrors();
+        assertEquals(1, errors.size(), errors::toString);
+        assertTrue(errors.get(0).contains("undeclared reference to 'params' (in container '')"), errors::toString);
+        AdmissionTester.of(m).create(pod()).assertDenied().withMessageContaining("compilation error");
+    }
+
     @Test
     void deleteHasNothingToMutate() {
         String yaml = podPolicy("""

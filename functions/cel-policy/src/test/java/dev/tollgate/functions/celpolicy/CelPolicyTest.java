@@ -175,6 +175,63 @@ class CelPolicyTest {
         Policies.tester(yaml).create(deployment("default", 1)).assertAllowed();
     }
 
+    /**
+     * A policy without paramKind evaluates once with null params, whatever its binding's paramRef says: CollectParams
+     * ignores the paramRef then (k8s.io/apiserver pkg/admission/plugin/policy/generic/policy_dispatcher.go, "ParamKind
+     * is unset. Ignore any globalParamRef or namespaceParamRef setting."), so a missing param under Deny does not
+     * fail the binding. The same binding of a policy with a paramKind does.
+     */
+    @Test
+    void aBindingsParamRefIsIgnoredWithoutParamKind() {
+        String binding = """
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: with-ref}
+                spec:
+                  policyName: %s
+                  validationActions: [Deny]
+                  paramRef: {name: missing, parameterNotFoundAction: Deny}
+                """;
+        String noKind = deploymentPolicy("nokind.example.com", """
+                validations: [{expression: "object.spec.replicas <= 5", message: "evaluated without params"}]
+                """, "[Audit]") + binding.formatted("nokind.example.com");
+        AdmissionTester t = Policies.tester(noKind);
+        t.create(deployment("default", 1)).assertAllowed();
+        var denied = t.create(deployment("default", 9)).assertDenied();
+        assertEquals("ValidatingAdmissionPolicy 'nokind.example.com' with binding 'with-ref' denied request: "
+                + "evaluated without params", denied.message());
+
+        String withKind = deploymentPolicy("kind.example.com", """
+                paramKind: {apiVersion: v1, kind: ConfigMap}
+                validations: [{expression: "object.spec.replicas <= 5"}]
+                """, "[Audit]") + binding.formatted("kind.example.com") + """
+                ---
+                {apiVersion: v1, kind: ConfigMap, metadata: {name: other, namespace: default}, data: {}}
+                """;
+        Policies.tester(withKind).create(deployment("default", 1)).assertDenied().withMessageContaining(
+                "no params found for policy binding with `Deny` parameterNotFoundAction");
+    }
+
+    /**
+     * Without paramKind an expression cannot use {@code params} at all (the API server compiles it without the
+     * variable: pkg/admission/plugin/policy/validating/plugin.go compilePolicy, HasParams: ParamKind != nil); here
+     * the compile error is kept and the policy's failurePolicy decides each request.
+     */
+    @Test
+    void paramsWithoutParamKindIsACompileError() {
+        String yaml = deploymentPolicy("noparams.example.com", """
+                validations: [{expression: "params == null"}]
+                """, "[Deny]");
+        CelPolicy policy = Policies.of(yaml);
+        List<String> errors = policy.policies().compileErrors();
+        assertEquals(1, errors.size(), errors::toString);
+        assertTrue(errors.get(0).contains("validations[0].expression") && errors.get(0).contains(
+                "ERROR: <input>:1:1: undeclared reference to 'params' (in container '')"), errors::toString);
+        AdmissionTester.of(policy).create(deployment("default", 1)).assertDenied()
+                .withMessageContaining("compilation error");
+    }
+
     @Test
     void invalidDocumentsStopTheFunctionWithEveryProblem() {
         String yaml = """

@@ -125,6 +125,20 @@ class StartupTypeCheckTest {
                 """));
     }
 
+    /**
+     * A policy without paramKind has no params (pkg/apis/admissionregistration/validation compiles with HasParams:
+     * paramKind != nil): cel-go's undeclaredReference, refused.
+     */
+    @Test
+    void paramsWithoutParamKindStopsStartup() throws Exception {
+        assertEquals("cel-policy: the API server would refuse this configuration: " + source()
+                + ": spec.validations[0].expression: Invalid value: \"params == null\": compilation failed: ERROR: "
+                + "<input>:1:1: undeclared reference to 'params' (in container '')", refused("""
+                  validations:
+                  - expression: "params == null"
+                """));
+    }
+
     /** cel-go checker/errors.go undeclaredReference: an unknown function is a compile error, refused. */
     @Test
     void anUnknownFunctionStopsStartup() throws Exception {

@@ -88,6 +88,14 @@ public final class ClusterConnection {
     }
 
     /**
+     * A kubeconfig's text (its current context), from {@code text} when the connection is first used; a failure is
+     * reported with {@link #describe()}, {@code where}, in front, as for every connection.
+     */
+    static ClusterConnection kubeconfigText(String where, Supplier<String> text) {
+        return new ClusterConnection(where, () -> Config.fromKubeconfig(null, text.get(), null));
+    }
+
+    /**
      * The API server at {@code url}, trusting the CA certificates in {@code caFile} (PEM), authenticating with the
      * token in {@code tokenFile}, re-read every minute (a mounted Secret is updated in place).
      *

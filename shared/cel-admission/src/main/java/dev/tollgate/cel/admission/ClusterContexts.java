@@ -31,7 +31,10 @@ import dev.tollgate.admission.match.LabelSyntax;
  * mounted as a volume, one key per cluster, as the Terraform module cluster-registration renders it);</li>
  * <li>{@code tollgate.clusters.names}: more cluster names, each configured by {@code tollgate.clusters.<name>.}
  * {@code kubeconfig} (and {@code context}), or {@code url}, {@code ca-file} and {@code token-file}, or
- * {@code in-cluster=true};</li>
+ * {@code in-cluster=true}, or, with none of these, from {@code tollgate.clusters.aws-secret};</li>
+ * <li>{@code tollgate.clusters.aws-secret}: on AWS Lambda, the Secrets Manager secret (name or ARN) holding the
+ * kubeconfigs of the named clusters, read through the Parameters and Secrets extension when first used
+ * ({@link AwsSecretConnections});</li>
  * <li>neither: the one cluster {@value #DEFAULT}, configured by {@code tollgate.clusters.default.*} when set, else
  * the cluster the function runs in (in-cluster configuration) when there is one, else none (the simple default:
  * one cluster governing itself).</li>
@@ -70,12 +73,20 @@ public final class ClusterContexts {
      * @throws IllegalArgumentException naming the key whose value is invalid
      */
     public static ClusterContexts read(Function<String, Optional<String>> config) {
-        return read(config, ClusterConnection::inCluster);
+        return read(config, ClusterConnection::inCluster, k -> Optional.ofNullable(System.getenv(k)));
     }
 
     static ClusterContexts read(Function<String, Optional<String>> config,
             java.util.function.Supplier<Optional<ClusterConnection>> inCluster) {
+        return read(config, inCluster, k -> Optional.empty());
+    }
+
+    static ClusterContexts read(Function<String, Optional<String>> config,
+            java.util.function.Supplier<Optional<ClusterConnection>> inCluster,
+            Function<String, Optional<String>> env) {
         Map<String, ClusterConnection> found = new LinkedHashMap<>();
+        Optional<AwsSecretConnections> secret = value(config, PREFIX + ".aws-secret").map(id -> new AwsSecretConnections(
+                id, AwsSecretConnections.endpoint(env), env));
         Optional<String> dir = value(config, PREFIX + ".dir");
         if (dir.isPresent()) {
             for (Path file : kubeconfigs(Path.of(dir.get()), PREFIX + ".dir")) {
@@ -100,8 +111,14 @@ public final class ClusterContexts {
                 throw new IllegalArgumentException(PREFIX + ".names: cluster '" + name + "' is also "
                         + dir.get() + "/" + name + KUBECONFIG_SUFFIX + " (" + PREFIX + ".dir)");
             }
-            found.put(name, one(name, config, inCluster).orElseThrow(() -> new IllegalArgumentException(PREFIX + "."
-                    + name + ": set kubeconfig, or url, ca-file and token-file, or in-cluster=true")));
+            Optional<ClusterConnection> own = one(name, config, inCluster);
+            found.put(name, own.or(() -> secret.map(s -> s.connection(name))).orElseThrow(() ->
+                    new IllegalArgumentException(PREFIX + "." + name + ": set kubeconfig, or url, ca-file and "
+                            + "token-file, or in-cluster=true, or " + PREFIX + ".aws-secret")));
+        }
+        if (secret.isPresent() && names.isEmpty()) {
+            throw new IllegalArgumentException(PREFIX + ".aws-secret needs " + PREFIX + ".names: the clusters whose "
+                    + "kubeconfigs it holds");
         }
         if (found.isEmpty()) {
             Optional<ClusterConnection> own = one(DEFAULT, config, inCluster);

@@ -2,10 +2,12 @@ package dev.tollgate.cel.admission;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import dev.tollgate.cel.CelCompileException;
 import dev.tollgate.cel.CelEvaluationError;
 import dev.tollgate.cel.CompiledExpression;
+import dev.tollgate.cel.DeclaredTypes;
 import dev.tollgate.cel.Evaluation;
 import dev.tollgate.cel.ExpressionSet;
 import dev.tollgate.cel.KubeCel;
@@ -52,7 +54,7 @@ public final class PolicyExpressions {
         ExpressionSet compiled;
         String error = null;
         try {
-            compiled = cel.compileVariables(spec.variables());
+            compiled = cel.compileVariables(spec.variables(), DeclaredTypes.none(), undeclared(spec));
         } catch (CelCompileException e) {
             compiled = null;
             error = "compilation error: variables: " + e.getMessage();
@@ -64,6 +66,15 @@ public final class PolicyExpressions {
         for (NamedExpression c : spec.matchConditions()) {
             conditions.add(compile(c.expression(), ResultType.BOOL, "matchConditions[" + c.name() + "]"));
         }
+    }
+
+    /**
+     * The admission variables a policy's expressions may not use: {@code params} without a paramKind, as the API
+     * server compiles them (pkg/admission/plugin/policy/validating/plugin.go compilePolicy and
+     * .../policy/mutating/compilation.go: {@code HasParams: policy.Spec.ParamKind != nil}).
+     */
+    public static Set<String> undeclared(PolicySpec spec) {
+        return spec.paramKind() == null ? Set.of("params") : Set.of();
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -184,7 +185,10 @@ public final class PolicyTypeChecker {
             variableRefs.add("spec.variables[" + i + "].expression");
         }
         List<NamedExpression> usable = new ArrayList<>(variables);
-        ExpressionSet set = compileVariables(usable, variableRefs, DeclaredTypes.none(), (ref, e) ->
+        // No paramKind, no params: the API server's validation compiles with HasParams: paramKind != nil
+        // (pkg/apis/admissionregistration/validation/validation.go), so an expression using params is refused.
+        Set<String> undeclared = spec.path("paramKind").isObject() ? Set.of() : Set.of("params");
+        ExpressionSet set = compileVariables(usable, variableRefs, DeclaredTypes.none(), undeclared, (ref, e) ->
                 findings.add(new Finding(Severity.ERROR, source, name, ref, invalid(e.expression(), e.details()))));
         List<Expr> expressions = expressions(policy);
         List<Expr> compiled = new ArrayList<>();
@@ -217,7 +221,7 @@ public final class PolicyTypeChecker {
                 types = types.with("params", params.get());
             }
             List<NamedExpression> typedVariables = new ArrayList<>(usable);
-            ExpressionSet typed = compileVariables(typedVariables, variableRefs, types,
+            ExpressionSet typed = compileVariables(typedVariables, variableRefs, types, undeclared,
                     (ref, e) -> warn(warnings, ref, gvk, e.details()));
             for (Expr x : compiled) {
                 try {
@@ -237,23 +241,24 @@ public final class PolicyTypeChecker {
      * server's composition declares a failed variable as dyn), so the rest are still checked.
      */
     private ExpressionSet compileVariables(List<NamedExpression> variables, List<String> refs, DeclaredTypes types,
-            java.util.function.BiConsumer<String, CelCompileException> report) {
+            Set<String> undeclared, java.util.function.BiConsumer<String, CelCompileException> report) {
         while (true) {
             try {
-                return cel.compileVariables(variables, types);
+                return cel.compileVariables(variables, types, undeclared);
             } catch (CelCompileException e) {
-                int failed = failedVariable(variables, types, e);
+                int failed = failedVariable(variables, types, undeclared, e);
                 report.accept(refs.get(failed), e);
                 variables.set(failed, new NamedExpression(variables.get(failed).name(), "dyn(null)"));
             }
         }
     }
 
-    private int failedVariable(List<NamedExpression> variables, DeclaredTypes types, CelCompileException e) {
+    private int failedVariable(List<NamedExpression> variables, DeclaredTypes types, Set<String> undeclared,
+            CelCompileException e) {
         for (int i = 0; i < variables.size(); i++) {
             if (variables.get(i).expression().equals(e.expression())) {
                 try {
-                    cel.compileVariables(variables.subList(0, i + 1), types);
+                    cel.compileVariables(variables.subList(0, i + 1), types, undeclared);
                 } catch (CelCompileException inner) {
                     return i;
                 }

@@ -66,6 +66,26 @@ class MutationTypeCheckTest {
                 + " | " + ".".repeat(29) + "^\n", findings.get(0).message());
     }
 
+    /**
+     * A MutatingAdmissionPolicy without paramKind has no {@code params} either (its validation and
+     * admission/plugin/policy/mutating/compilation.go compile with HasParams: paramKind != nil): refused, at the
+     * identifier as written inside the JSONPatch literal.
+     */
+    @Test
+    void paramsWithoutParamKindIsAnError() {
+        String expression = "[JSONPatch{op: \"add\", path: \"/metadata/labels/team\", value: params.data.team}]";
+        List<Finding> findings = check("""
+                  - patchType: JSONPatch
+                    jsonPatch: {expression: '%s'}
+                """.formatted(expression));
+        assertEquals(1, findings.size(), findings::toString);
+        assertEquals(Severity.ERROR, findings.get(0).severity());
+        assertEquals("spec.mutations[0].jsonPatch.expression", findings.get(0).fieldRef());
+        String at = "ERROR: <input>:1:" + (expression.indexOf("params") + 1) + ": undeclared reference to 'params' "
+                + "(in container '')";
+        assertEquals(true, findings.get(0).message().contains(at), findings.get(0).message());
+    }
+
     /** A JSONPatch field that does not exist is refused, as the API server's JSONPatch type has only four. */
     @Test
     void anUnknownJsonPatchFieldIsAnError() {

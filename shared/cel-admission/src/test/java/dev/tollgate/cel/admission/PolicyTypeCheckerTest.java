@@ -164,6 +164,51 @@ class PolicyTypeCheckerTest {
                 + " | ...........................^", f.message());
     }
 
+    /**
+     * Without a paramKind the API server declares no {@code params} (admission/plugin/cel/compile.go
+     * createEnvForOpts, HasParams: paramKind != nil in pkg/apis/admissionregistration/validation): every expression
+     * using it is refused with cel-go's undeclaredReference, at the identifier; a comprehension variable of that
+     * name is not {@code params}.
+     */
+    @Test
+    void paramsWithoutParamKindIsAnError() {
+        List<Finding> findings = check("""
+                  - expression: "params.data.max == '1'"
+                  - expression: "true"
+                    messageExpression: "'at most ' + params.data.max"
+                  - expression: "[1, 2].all(params, params > 0)"
+                """, """
+                  variables:
+                  - name: max
+                    expression: "int(params.data.max)"
+                """);
+        assertEquals(3, findings.size(), findings.toString());
+        assertTrue(findings.stream().allMatch(f -> f.severity() == Severity.ERROR), findings.toString());
+        assertEquals("spec.variables[0].expression", findings.get(0).fieldRef());
+        assertEquals("Invalid value: \"int(params.data.max)\": compilation failed: ERROR: <input>:1:5: undeclared "
+                + "reference to 'params' (in container '')\n | int(params.data.max)\n | ....^",
+                findings.get(0).message());
+        assertEquals("spec.validations[0].expression", findings.get(1).fieldRef());
+        assertEquals("Invalid value: \"params.data.max == '1'\": compilation failed: ERROR: <input>:1:1: undeclared "
+                + "reference to 'params' (in container '')\n | params.data.max == '1'\n | ^",
+                findings.get(1).message());
+        assertEquals("spec.validations[1].messageExpression", findings.get(2).fieldRef());
+        assertTrue(findings.get(2).message().contains("ERROR: <input>:1:14: undeclared reference to 'params' (in "
+                + "container '')"), findings.get(2).message());
+
+        // The same expressions with a paramKind compile (params is dyn: its kind has no schema here).
+        assertEquals(List.of(), check("""
+                  - expression: "params.data.max == '1'"
+                  - expression: "true"
+                    messageExpression: "'at most ' + params.data.max"
+                """, """
+                  paramKind: {apiVersion: v1, kind: ConfigMap}
+                  variables:
+                  - name: max
+                    expression: "int(params.data.max)"
+                """));
+    }
+
     /** matchConditions, auditAnnotations and variables are checked too, each named by its field. */
     @Test
     void everyExpressionIsChecked() {

@@ -205,9 +205,21 @@ public final class TestRunner {
     }
 
     private final Target target;
+    private final List<ConfigFiles.Document> clusterSchemas;
 
     public TestRunner(Target target) {
+        this(target, List.of());
+    }
+
+    /**
+     * @param clusterSchemas the CustomResourceDefinitions a cluster serves ({@code tollgate test --kubeconfig}):
+     *                       schemas for type checking below the test files' (their {@code schemas} and the CRDs
+     *                       among their policies) and above the built-in kinds'; their kinds may be the objects of
+     *                       admission cases, as those of a CRD in {@code schemas}
+     */
+    public TestRunner(Target target, List<ConfigFiles.Document> clusterSchemas) {
         this.target = target;
+        this.clusterSchemas = List.copyOf(clusterSchemas);
     }
 
     /**
@@ -223,7 +235,7 @@ public final class TestRunner {
         }
         TypeCheck typeCheck = new TypeCheck();
         for (Plan p : plans) {
-            typeCheck.check(celPolicies(p.test()), schemas(p.test()));
+            typeCheck.check(celPolicies(p.test()), schemas(p.test()), clusterSchemas);
         }
         List<FileRun> runs = new ArrayList<>();
         for (Plan p : plans) {
@@ -280,7 +292,9 @@ public final class TestRunner {
                     t.policies().keySet()) + "; the function under test (" + target.webhookYaml()
                     + ") runs its own policy");
         }
-        List<String> declaredKinds = schemas(t).stream()
+        List<ConfigFiles.Document> crds = new ArrayList<>(schemas(t));
+        crds.addAll(clusterSchemas);
+        List<String> declaredKinds = crds.stream()
                 .filter(d -> d.kind().equals("CustomResourceDefinition"))
                 .map(d -> d.object().path("spec").path("names").path("kind").asText() + "."
                         + d.object().path("spec").path("group").asText()).toList();

@@ -15,10 +15,14 @@ import java.util.function.Supplier;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import dev.tollgate.admission.conversion.ConversionPolicy;
+import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.runtime.PolicyDirectory;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.SecretUrls;
+import dev.tollgate.simulator.audit.Cluster;
+import dev.tollgate.simulator.audit.ClusterException;
+import dev.tollgate.simulator.audit.ServedResource;
 import dev.tollgate.simulator.policytest.PolicyOverrides;
 import dev.tollgate.simulator.policytest.TestFile;
 import dev.tollgate.simulator.policytest.TestOutput;
@@ -38,8 +42,10 @@ import picocli.CommandLine.Parameters;
                     + "audit annotations. Every CEL policy the run uses is type checked first.",
             "With no --url, the bundled functions run in this process, cel-policy and cel-mutate with the policies "
                     + "each test file names.",
+            "The schemas for type checking: the test files' schemas and the CRDs among their policies, then (with "
+                    + "--kubeconfig) the CRDs the cluster serves, then the built-in kinds'.",
             "Exit status: 0 when every expectation holds, 1 when one does not (or a policy has an expression the "
-                    + "API server would refuse), 2 for bad input." },
+                    + "API server would refuse), 2 for bad input or a --kubeconfig cluster that cannot be read." },
         exitCodeOnInvalidInput = 2, exitCodeOnExecutionException = 2)
 @RegisterForReflection
 public class TestCommand implements Callable<Integer>, LocalBundle {
@@ -58,6 +64,15 @@ public class TestCommand implements Callable<Integer>, LocalBundle {
 
     @Option(names = "--ca-file", paramLabel = "PEM", description = "CA certificates to trust for an HTTPS --url")
     Path caFile;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "also type check against the "
+            + "CustomResourceDefinitions this cluster serves (read-only: one list of customresourcedefinitions); the "
+            + "test files' schemas and the CRDs among their policies win for their kinds")
+    Path kubeconfig;
+
+    @Option(names = "--context", paramLabel = "NAME", description = "the kubeconfig context for --kubeconfig "
+            + "(default: the current one)")
+    String context;
 
     @Option(names = { "-o", "--output" }, defaultValue = "text", description = "text (default: a table, then each "
             + "failure with expected vs actual) or json")
@@ -106,11 +121,15 @@ public class TestCommand implements Callable<Integer>, LocalBundle {
                 throw new InputException("--webhook needs --url: where its function is served (only the bundled "
                         + "functions run in-process), e.g. --url http://127.0.0.1:8080");
             }
+            if (context != null && kubeconfig == null) {
+                throw new InputException("--context needs --kubeconfig");
+            }
+            List<ConfigFiles.Document> clusterSchemas = kubeconfig == null ? List.of() : clusterCrds();
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             String base = url == null ? null : url.replaceAll("/+$", "");
             TestRunner.Target target = base != null ? TestRunner.Target.url(base, caPem, webhooks)
                     : TestRunner.Target.bundle(localBundleUrl, conversions, shippedCelPolicies(), new PolicyOverrides());
-            TestRunner.Run run = new TestRunner(target).run(files);
+            TestRunner.Run run = new TestRunner(target, clusterSchemas).run(files);
             out.print(output.equals("json") ? TestOutput.json(run) : TestOutput.text(run));
             if (output.equals("json")) {
                 run.typeCheck().forEach(l -> System.err.println("tollgate test: type check: " + l.line()));
@@ -123,9 +142,22 @@ public class TestCommand implements Callable<Integer>, LocalBundle {
                 }
             }
             return run.passed() ? 0 : 1;
-        } catch (InputException e) {
+        } catch (InputException | ClusterException e) {
             System.err.println("tollgate test: " + SecretUrls.redactIn(e.getMessage().replaceAll("\\s*\\R\\s*", " ")));
             return 2;
+        }
+    }
+
+    /**
+     * The CustomResourceDefinitions the --kubeconfig cluster serves, for type checking (OpenApiSchemas takes every
+     * served version's openAPIV3Schema). The failures are audit's and review's: one line naming the server.
+     */
+    private List<ConfigFiles.Document> clusterCrds() {
+        try (Cluster cluster = Cluster.connect(kubeconfig, context)) {
+            String source = "cluster " + cluster.host();
+            return cluster.listAll(new ServedResource("apiextensions.k8s.io", "v1", "customresourcedefinitions",
+                    "CustomResourceDefinition", false, List.of("list")), 500).stream()
+                    .map(crd -> new ConfigFiles.Document(crd, source)).toList();
         }
     }
 
