@@ -1,4 +1,4 @@
-# The external cluster: the only part that needs the hashicorp/kubernetes provider.
+# One governed cluster through the hashicorp/kubernetes provider: the only part that needs it.
 
 terraform {
   required_providers {
@@ -14,12 +14,13 @@ provider "kubernetes" {
   config_context = var.kube_context
 }
 
-# Server-side apply of the rendered configurations (modules/cluster-registration renders, for several clusters, the
-# same objects plus each cluster's read-only RBAC; this example registers one cluster and applies its objects here).
+# Server-side apply of one governed cluster's configurations (applied_cluster, reached through kubeconfig_path and
+# kube_context). A provider cannot be repeated per cluster with for_each: the other clusters get their
+# cluster_manifests_yaml with kubectl, one context each.
 resource "kubernetes_manifest" "webhook_configuration" {
-  for_each = toset(module.webhooks.manifest_kinds)
+  for_each = var.applied_cluster == null ? toset([]) : toset(module.webhooks[var.applied_cluster].manifest_kinds)
 
-  manifest = module.webhooks.manifests[each.key]
+  manifest = module.webhooks[var.applied_cluster].manifests[each.key]
 
   field_manager {
     name = "tollgate-terraform"
@@ -27,6 +28,6 @@ resource "kubernetes_manifest" "webhook_configuration" {
 }
 
 output "applied" {
-  description = "Configurations applied to the external cluster."
+  description = "Configurations applied to applied_cluster."
   value       = { for kind, m in kubernetes_manifest.webhook_configuration : kind => nonsensitive(m.manifest.metadata.name) }
 }

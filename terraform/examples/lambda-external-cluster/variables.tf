@@ -21,29 +21,60 @@ variable "functions" {
   }))
 }
 
+variable "clusters" {
+  description = "The governed clusters by name (a DNS label: the name the functions know the cluster by, in their decision log, metrics and enforcement modes): kubernetes_version (kubectl version: Server Version; the plan fails when the configurations use what it cannot honour) and namespace_exclusions (false before 1.21, which does not label namespaces with their name)."
+  type = map(object({
+    kubernetes_version   = string
+    namespace_exclusions = optional(bool, true)
+  }))
+
+  validation {
+    condition     = length(var.clusters) > 0
+    error_message = "clusters must name at least one cluster."
+  }
+  validation {
+    condition     = alltrue([for n in keys(var.clusters) : can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", n))])
+    error_message = "Cluster names must be DNS labels (lower-case letters, digits and '-', at most 63): the functions name clusters so."
+  }
+}
+
 variable "path_tokens" {
-  description = "Secret path token per function (a Lambda function URL is public): the URL's first segment and the function's TOLLGATE_AUTH_PATH_TOKEN_VALUES."
-  type        = map(string)
+  description = "Per cluster, a secret path token per function (cluster => function => token; a Lambda function URL is public): the first segment of that cluster's URLs, and in the function's TOLLGATE_AUTH_CLUSTERS_JSON under the cluster's name. A token belongs to one cluster."
+  type        = map(map(string))
   default     = {}
   sensitive   = true
+  nullable    = false
+
+  validation {
+    condition     = length(setsubtract(nonsensitive(keys(var.path_tokens)), keys(var.clusters))) == 0
+    error_message = "path_tokens names clusters that are not in clusters: ${join(", ", setsubtract(nonsensitive(keys(var.path_tokens)), keys(var.clusters)))}."
+  }
+  # A function URL is public and the function answers only calls with a token: a cluster without one for a function
+  # it registers would have its every call refused (401), and under failurePolicy Fail every matching request too.
+  validation {
+    condition = length(flatten([for c in keys(var.clusters) : [for f in keys(var.functions) : f
+    if !contains(nonsensitive(keys(try(var.path_tokens[c], {}))), f) && nonsensitive(length(try(var.bearer_tokens[c][f], []))) == 0]])) == 0
+    error_message = "Every cluster calls every function with a token of its own, but these have none (path_tokens or bearer_tokens): ${join("; ", [for c in keys(var.clusters) : "cluster ${c}: ${join(", ", [for f in keys(var.functions) : f if !contains(nonsensitive(keys(try(var.path_tokens[c], {}))), f) && nonsensitive(length(try(var.bearer_tokens[c][f], []))) == 0])}" if length([for f in keys(var.functions) : f if !contains(nonsensitive(keys(try(var.path_tokens[c], {}))), f) && nonsensitive(length(try(var.bearer_tokens[c][f], []))) == 0]) > 0])}."
+  }
 }
 
 variable "bearer_tokens" {
-  description = "Bearer tokens per function, for API servers whose AdmissionConfiguration kubeconfig can send one."
-  type        = map(list(string))
+  description = "Per cluster, bearer tokens per function (cluster => function => tokens), for API servers whose AdmissionConfiguration kubeconfig can send one; in the function's TOLLGATE_AUTH_CLUSTERS_JSON with the path tokens."
+  type        = map(map(list(string)))
   default     = {}
   sensitive   = true
+  nullable    = false
+
+  validation {
+    condition     = length(setsubtract(nonsensitive(keys(var.bearer_tokens)), keys(var.clusters))) == 0
+    error_message = "bearer_tokens names clusters that are not in clusters: ${join(", ", setsubtract(nonsensitive(keys(var.bearer_tokens)), keys(var.clusters)))}."
+  }
 }
 
 variable "overrides" {
   description = "Per-function overrides, as in the webhook-configurations module."
   type        = any
   default     = {}
-}
-
-variable "kubernetes_version" {
-  description = "The external cluster's Kubernetes version (kubectl version: Server Version); the plan fails when the configurations use what it cannot honour."
-  type        = string
 }
 
 variable "timing" {
@@ -57,7 +88,7 @@ variable "timing" {
 }
 
 variable "kubeconfig_path" {
-  description = "kubeconfig of the external cluster that gets the webhook configurations."
+  description = "kubeconfig reaching applied_cluster (cluster.tf)."
   type        = string
   default     = "~/.kube/config"
 }
@@ -66,6 +97,17 @@ variable "kube_context" {
   description = "Context in that kubeconfig (null: its current context)."
   type        = string
   default     = null
+}
+
+variable "applied_cluster" {
+  description = "The one governed cluster whose configurations cluster.tf applies with the kubernetes provider (kubeconfig_path, kube_context); null: none. A provider cannot be repeated per cluster, so the others get theirs with kubectl (output cluster_manifests_yaml)."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.applied_cluster == null || contains(keys(var.clusters), coalesce(var.applied_cluster, "-"))
+    error_message = "applied_cluster must be one of clusters."
+  }
 }
 
 variable "tags" {

@@ -18,8 +18,9 @@ locals {
         JAVA_TOOL_OPTIONS = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError"
       },
       { TOLLGATE_DEADLINE_TIMEOUT = "${var.timeouts[name].internal_deadline_ms}ms" },
-      contains(keys(var.path_tokens), name) ? { TOLLGATE_AUTH_PATH_TOKEN_VALUES = var.path_tokens[name] } : {},
-      contains(keys(var.bearer_tokens), name) ? { TOLLGATE_AUTH_BEARER_VALUES = join(",", var.bearer_tokens[name]) } : {},
+      # Every governed cluster's tokens for this function, and no other function's: the runtime maps each token to
+      # its cluster (shared/function-runtime README, "Which cluster is calling"). JSON, as Lambda mounts no files.
+      contains(module.tokens.functions, name) ? { TOLLGATE_AUTH_CLUSTERS_JSON = module.tokens.clusters_json[name] } : {},
       module.enforcement.environment[name],
       # The exceptions naming the function, applied by it to the requests that reach it (those the cluster's API
       # server cannot except on its version). Lambda mounts nothing beside the package, so they travel as JSON in the
@@ -41,9 +42,17 @@ locals {
 
   unauthenticated = [
     for name, f in var.functions : name
-    if !contains(nonsensitive(keys(var.path_tokens)), name) && !contains(nonsensitive(keys(var.bearer_tokens)), name)
-    && lower(lookup(f.environment, "TOLLGATE_AUTH_REQUIRED", "true")) != "false"
+    if !contains(module.tokens.functions, name) && lower(lookup(f.environment, "TOLLGATE_AUTH_REQUIRED", "true")) != "false"
   ]
+}
+
+# Each cluster's tokens per function as TOLLGATE_AUTH_CLUSTERS_JSON, and the checks the runtime would otherwise make at
+# its start (one token, one cluster; every cluster has every kind its function checks), shared with
+# cluster-registration.
+module "tokens" {
+  source        = "../caller-tokens"
+  path_tokens   = var.path_tokens
+  bearer_tokens = var.bearer_tokens
 }
 
 # Each Lambda function serves one function (or one bundle, under its own name): its mode is its own.
@@ -72,11 +81,19 @@ resource "aws_iam_role" "functions" {
   lifecycle {
     precondition {
       condition     = length(local.oversized_environment) == 0
-      error_message = "AWS Lambda allows 4 KB of environment variables per function; these need more: ${join(", ", local.oversized_environment)}. Shorten the exceptions listed for them (the exceptions file) or their environment."
+      error_message = "AWS Lambda allows 4 KB of environment variables per function; these need more: ${join(", ", local.oversized_environment)}. Shorten the exceptions listed for them (the exceptions file) or their environment, or serve fewer clusters per function (each cluster's tokens are in TOLLGATE_AUTH_CLUSTERS_JSON)."
+    }
+    precondition {
+      condition     = length(module.tokens.shared_tokens) == 0
+      error_message = "A token belongs to one cluster (the function refuses to start otherwise), but these clusters share one: ${join("; ", module.tokens.shared_tokens)}. Give each cluster its own."
+    }
+    precondition {
+      condition     = length(module.tokens.missing_kind) == 0
+      error_message = "Every call must pass every check its function makes, so these clusters could never call (the function refuses to start): ${join("; ", module.tokens.missing_kind)}. Give the cluster that kind of token too, or no cluster of that function."
     }
     precondition {
       condition     = length(local.unauthenticated) == 0
-      error_message = "A function URL is public, and the function refuses to start without a caller check: set path_tokens or bearer_tokens for ${join(", ", local.unauthenticated)} (or TOLLGATE_AUTH_REQUIRED=false in its environment if something else authenticates callers)."
+      error_message = "A function URL is public, and the function refuses to start without a caller check: give ${join(", ", local.unauthenticated)} a token of some cluster in path_tokens or bearer_tokens (or TOLLGATE_AUTH_REQUIRED=false in its environment if something else authenticates callers)."
     }
   }
 }

@@ -58,34 +58,45 @@ variable "timeouts" {
 }
 
 variable "path_tokens" {
-  description = "Secret path token per function; the same map as webhook-configurations' path_tokens. Given to the function as TOLLGATE_AUTH_PATH_TOKEN_VALUES."
-  type        = map(string)
+  description = "Per governed cluster, the path token per function (cluster => function => token), as cluster-registration takes them: each function gets its own tokens of every cluster in TOLLGATE_AUTH_CLUSTERS_JSON, so each call is its cluster's (decision log, metrics) and one cluster's token is rotated or revoked without touching another's. One cluster: { <its name> = { <function> = <token> } }."
+  type        = map(map(string))
   default     = {}
   sensitive   = true
+  nullable    = false
 
   validation {
-    condition     = length(setsubtract(keys(var.path_tokens), keys(var.functions))) == 0
-    error_message = "path_tokens names functions this module does not deploy: ${join(", ", nonsensitive(setsubtract(keys(var.path_tokens), keys(var.functions))))}."
+    condition     = alltrue([for c in nonsensitive(keys(var.path_tokens)) : can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", c))])
+    error_message = "path_tokens: cluster names must be DNS labels (lower-case letters, digits and '-', at most 63), as the function runtime names clusters: ${join(", ", [for c in nonsensitive(keys(var.path_tokens)) : c if !can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", c))])}."
   }
   validation {
-    condition     = alltrue([for t in values(var.path_tokens) : can(regex("^[A-Za-z0-9_-]{16,256}$", t))])
+    condition     = length(setsubtract(flatten([for m in values(nonsensitive(var.path_tokens)) : keys(m)]), keys(var.functions))) == 0
+    error_message = "path_tokens names functions this module does not deploy: ${join(", ", setsubtract(flatten([for m in values(nonsensitive(var.path_tokens)) : keys(m)]), keys(var.functions)))}."
+  }
+  validation {
+    condition     = alltrue(flatten([for m in values(var.path_tokens) : [for t in values(m) : can(regex("^[A-Za-z0-9_-]{16,256}$", t))]]))
     error_message = "Path tokens must be 16 to 256 characters from A-Z a-z 0-9 _ -."
   }
 }
 
 variable "bearer_tokens" {
-  description = "Accepted Authorization: Bearer tokens per function (the API server sends one from its AdmissionConfiguration kubeconfig). Given to the function as TOLLGATE_AUTH_BEARER_VALUES."
-  type        = map(list(string))
+  description = "Per governed cluster, the Authorization: Bearer tokens per function (cluster => function => tokens) its API server sends from its AdmissionConfiguration kubeconfig; in TOLLGATE_AUTH_CLUSTERS_JSON with the path tokens."
+  type        = map(map(list(string)))
   default     = {}
   sensitive   = true
+  nullable    = false
 
   validation {
-    condition     = length(setsubtract(keys(var.bearer_tokens), keys(var.functions))) == 0
-    error_message = "bearer_tokens names functions this module does not deploy: ${join(", ", nonsensitive(setsubtract(keys(var.bearer_tokens), keys(var.functions))))}."
+    condition     = alltrue([for c in nonsensitive(keys(var.bearer_tokens)) : can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", c))])
+    error_message = "bearer_tokens: cluster names must be DNS labels (lower-case letters, digits and '-', at most 63), as the function runtime names clusters: ${join(", ", [for c in nonsensitive(keys(var.bearer_tokens)) : c if !can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", c))])}."
   }
   validation {
-    condition     = alltrue(flatten([for ts in values(var.bearer_tokens) : [for t in ts : length(t) >= 16 && !strcontains(t, ",") && trimspace(t) == t]]))
-    error_message = "Bearer tokens must be at least 16 characters, without commas or surrounding spaces."
+    condition     = length(setsubtract(flatten([for m in values(nonsensitive(var.bearer_tokens)) : keys(m)]), keys(var.functions))) == 0
+    error_message = "bearer_tokens names functions this module does not deploy: ${join(", ", setsubtract(flatten([for m in values(nonsensitive(var.bearer_tokens)) : keys(m)]), keys(var.functions)))}."
+  }
+  validation {
+    # The runtime's syntax for bearer tokens: token68 (RFC 7235), at least 16 characters (TokenSet).
+    condition     = alltrue(flatten([for m in values(var.bearer_tokens) : [for ts in values(m) : [for t in ts : can(regex("^[A-Za-z0-9._~+/-]{16,}=*$", t))]]]))
+    error_message = "Bearer tokens must be at least 16 characters from A-Z a-z 0-9 . _ ~ + / - (token68), optionally ending in '='."
   }
 }
 

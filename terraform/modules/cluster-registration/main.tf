@@ -24,6 +24,13 @@ module "webhooks" {
   functions_namespace = each.value.namespace_exclusions ? var.functions_namespace : null
 }
 
+# Each cluster's path and bearer tokens as the functions read them, and the clusters that share one.
+module "tokens" {
+  source        = "../caller-tokens"
+  path_tokens   = var.path_tokens
+  bearer_tokens = { for c, m in var.bearer_tokens : c => { for f, t in m : f => [t] } }
+}
+
 locals {
   reader_labels = { "app.kubernetes.io/managed-by" = "tollgate-terraform", "app.kubernetes.io/name" = var.reader_name }
 

@@ -29,22 +29,26 @@ output "clusters_secret_yaml" {
 
 output "path_token_files" {
   description = "For the functions: per function, one token file per governed cluster (<cluster>.path-tokens => that cluster's token and a newline), the files tollgate.auth.clusters-dir reads, so each call is its cluster's and rotating or revoking one cluster's file touches no other. A Service serving several functions joins their files of the same name."
-  value = {
-    for f in sort(distinct(flatten([for c, m in var.path_tokens : keys(m)]))) : f => {
-      for c, m in var.path_tokens : "${c}.path-tokens" => "${m[f]}\n" if contains(keys(m), f)
-    }
+  value       = module.tokens.path_token_files
+  sensitive   = true
+
+  precondition {
+    # The functions map each token to its cluster and refuse to start when one token is two clusters'; the plan says
+    # so first, naming the clusters and never the token.
+    condition     = length([for s in module.tokens.shared_tokens : s if endswith(s, "(path token)")]) == 0
+    error_message = "A path token belongs to one cluster, but these clusters share one: ${join("; ", [for s in module.tokens.shared_tokens : s if endswith(s, "(path token)")])}. Give each cluster its own."
   }
-  sensitive = true
 }
 
 output "bearer_token_files" {
   description = "For the functions: per function, one file per governed cluster with a bearer token (<cluster>.bearer-tokens => that cluster's token and a newline), read from tollgate.auth.clusters-dir beside the path-token files."
-  value = {
-    for f in sort(distinct(flatten([for c, m in var.bearer_tokens : keys(m)]))) : f => {
-      for c, m in var.bearer_tokens : "${c}.bearer-tokens" => "${m[f]}\n" if contains(keys(m), f)
-    }
+  value       = module.tokens.bearer_token_files
+  sensitive   = true
+
+  precondition {
+    condition     = length([for s in module.tokens.shared_tokens : s if endswith(s, "(bearer token)")]) == 0
+    error_message = "A bearer token belongs to one cluster, but these clusters share one: ${join("; ", [for s in module.tokens.shared_tokens : s if endswith(s, "(bearer token)")])}. Give each cluster its own."
   }
-  sensitive = true
 }
 
 output "admission_kubeconfigs" {

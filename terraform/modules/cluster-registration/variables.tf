@@ -36,13 +36,7 @@ variable "path_tokens" {
     condition     = length(setsubtract(nonsensitive(keys(var.path_tokens)), keys(var.clusters))) == 0
     error_message = "path_tokens names clusters that are not in clusters: ${join(", ", setsubtract(nonsensitive(keys(var.path_tokens)), keys(var.clusters)))}."
   }
-
-  # The functions map each token to its cluster (tollgate.auth.clusters-dir) and refuse to start when one token is
-  # two clusters'; the plan says so first, naming the clusters and never the token.
-  validation {
-    condition     = alltrue(flatten([for i, a in sort(nonsensitive(keys(var.path_tokens))) : [for j, b in sort(nonsensitive(keys(var.path_tokens))) : j <= i || length(setintersection(toset(values(nonsensitive(var.path_tokens)[a])), toset(values(nonsensitive(var.path_tokens)[b])))) == 0]]))
-    error_message = "A path token belongs to one cluster, but these clusters share one: ${join("; ", flatten([for i, a in sort(nonsensitive(keys(var.path_tokens))) : [for j, b in sort(nonsensitive(keys(var.path_tokens))) : "${a} and ${b}" if j > i && length(setintersection(toset(values(nonsensitive(var.path_tokens)[a])), toset(values(nonsensitive(var.path_tokens)[b])))) > 0]]))}. Give each cluster its own."
-  }
+  # A token given to two clusters: a precondition of output path_token_files (modules/caller-tokens finds them).
 }
 
 variable "bearer_tokens" {
@@ -55,10 +49,7 @@ variable "bearer_tokens" {
     condition     = length(setsubtract(nonsensitive(keys(var.bearer_tokens)), keys(var.clusters))) == 0
     error_message = "bearer_tokens names clusters that are not in clusters: ${join(", ", setsubtract(nonsensitive(keys(var.bearer_tokens)), keys(var.clusters)))}."
   }
-  validation {
-    condition     = alltrue(flatten([for i, a in sort(nonsensitive(keys(var.bearer_tokens))) : [for j, b in sort(nonsensitive(keys(var.bearer_tokens))) : j <= i || length(setintersection(toset(values(nonsensitive(var.bearer_tokens)[a])), toset(values(nonsensitive(var.bearer_tokens)[b])))) == 0]]))
-    error_message = "A bearer token belongs to one cluster, but these clusters share one: ${join("; ", flatten([for i, a in sort(nonsensitive(keys(var.bearer_tokens))) : [for j, b in sort(nonsensitive(keys(var.bearer_tokens))) : "${a} and ${b}" if j > i && length(setintersection(toset(values(nonsensitive(var.bearer_tokens)[a])), toset(values(nonsensitive(var.bearer_tokens)[b])))) > 0]]))}. Give each cluster its own."
-  }
+  # A token given to two clusters: a precondition of output bearer_token_files (modules/caller-tokens finds them).
   # The runtime runs every configured check on every call, so a function reading bearer tokens for one cluster
   # refuses the calls of a cluster that sends none (shared/function-runtime CallerClusters).
   validation {

@@ -41,8 +41,15 @@ variables {
     "require-labels"     = { request_timeout_seconds = 6, internal_deadline_ms = 1000 }
     "always-pull-images" = { request_timeout_seconds = 11, internal_deadline_ms = 6000 }
   }
-  path_tokens   = { "require-labels" = "0123456789abcdef-token" }
-  bearer_tokens = { "always-pull-images" = ["first-bearer-token-value", "second-bearer-token-value"] }
+  # Two governed clusters: require-labels is called with path tokens, always-pull-images with bearer tokens.
+  path_tokens = {
+    east = { "require-labels" = "east-0123456789abcdef-token" }
+    west = { "require-labels" = "west-0123456789abcdef-token" }
+  }
+  bearer_tokens = {
+    east = { "always-pull-images" = ["first-bearer-token-value", "second-bearer-token-value"] }
+    west = { "always-pull-images" = ["west-bearer-token-value"] }
+  }
 }
 
 run "native_function" {
@@ -77,16 +84,20 @@ run "native_function" {
     error_message = "the internal deadline from the budget"
   }
   assert {
-    condition     = nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables["TOLLGATE_AUTH_PATH_TOKEN_VALUES"]) == "0123456789abcdef-token"
-    error_message = "the path token reaches the runtime"
+    condition     = jsondecode(nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables["TOLLGATE_AUTH_CLUSTERS_JSON"])) == { east = { "path-tokens" = ["east-0123456789abcdef-token"] }, west = { "path-tokens" = ["west-0123456789abcdef-token"] } }
+    error_message = "each cluster's path token reaches the runtime under the cluster's name (tollgate.auth.clusters-json)"
   }
   assert {
     condition     = nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables["DISABLE_SIGNAL_HANDLERS"]) == "true"
     error_message = "native on Lambda disables signal handlers"
   }
   assert {
-    condition     = !contains(nonsensitive(keys(aws_lambda_function.function["require-labels"].environment[0].variables)), "TOLLGATE_AUTH_BEARER_VALUES")
-    error_message = "no bearer tokens where none are configured"
+    condition     = length(setintersection(nonsensitive(keys(aws_lambda_function.function["require-labels"].environment[0].variables)), ["TOLLGATE_AUTH_BEARER_VALUES", "TOLLGATE_AUTH_PATH_TOKEN_VALUES"])) == 0
+    error_message = "no cluster-less tokens: every token is a cluster's"
+  }
+  assert {
+    condition     = !strcontains(nonsensitive(aws_lambda_function.function["require-labels"].environment[0].variables["TOLLGATE_AUTH_CLUSTERS_JSON"]), "bearer")
+    error_message = "no bearer tokens where none are configured, and no other function's tokens"
   }
   assert {
     condition     = aws_lambda_function.function["require-labels"].logging_config[0].log_group == "/aws/lambda/tollgate-require-labels"
@@ -114,8 +125,8 @@ run "jvm_function" {
     error_message = "timeout and deadline of this function"
   }
   assert {
-    condition     = nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["TOLLGATE_AUTH_BEARER_VALUES"]) == "first-bearer-token-value,second-bearer-token-value"
-    error_message = "bearer tokens, comma-separated as the runtime reads them"
+    condition     = jsondecode(nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["TOLLGATE_AUTH_CLUSTERS_JSON"])) == { east = { "bearer-tokens" = ["first-bearer-token-value", "second-bearer-token-value"] }, west = { "bearer-tokens" = ["west-bearer-token-value"] } }
+    error_message = "each cluster's bearer tokens (east's old and new during a rotation), as tollgate.auth.clusters-json reads them"
   }
   assert {
     condition     = nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["QUARKUS_LOG_LEVEL"]) == "DEBUG" && strcontains(nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["JAVA_TOOL_OPTIONS"]), "TieredStopAtLevel=1") && strcontains(nonsensitive(aws_lambda_function.function["always-pull-images"].environment[0].variables["JAVA_TOOL_OPTIONS"]), "-XX:+ExitOnOutOfMemoryError")
@@ -329,7 +340,7 @@ run "rejects_a_fractional_request_timeout" {
 run "rejects_a_path_token_for_another_function" {
   command = plan
   variables {
-    path_tokens = { "cel-policy" = "0123456789abcdef-token" }
+    path_tokens = { east = { "cel-policy" = "0123456789abcdef-token" } }
   }
   expect_failures = [var.path_tokens]
 }
@@ -337,7 +348,15 @@ run "rejects_a_path_token_for_another_function" {
 run "rejects_a_short_path_token" {
   command = plan
   variables {
-    path_tokens = { "require-labels" = "short" }
+    path_tokens = { east = { "require-labels" = "short" } }
+  }
+  expect_failures = [var.path_tokens]
+}
+
+run "rejects_a_cluster_name_that_is_not_a_dns_label" {
+  command = plan
+  variables {
+    path_tokens = { East_1 = { "require-labels" = "0123456789abcdef-token" } }
   }
   expect_failures = [var.path_tokens]
 }
@@ -345,9 +364,41 @@ run "rejects_a_short_path_token" {
 run "rejects_a_bearer_token_with_a_comma" {
   command = plan
   variables {
-    bearer_tokens = { "always-pull-images" = ["first-bearer,token-value"] }
+    bearer_tokens = { east = { "always-pull-images" = ["first-bearer,token-value"] } }
   }
   expect_failures = [var.bearer_tokens]
+}
+
+run "rejects_a_token_given_to_two_clusters" {
+  command = plan
+  variables {
+    path_tokens = {
+      east = { "require-labels" = "shared-0123456789abcdef-token" }
+      west = { "require-labels" = "shared-0123456789abcdef-token" }
+    }
+  }
+  expect_failures = [aws_iam_role.functions]
+}
+
+run "rejects_a_cluster_without_a_kind_of_token_its_function_checks" {
+  command = plan
+  variables {
+    # always-pull-images checks bearer tokens (east's and west's): a path token of east alone would make east's
+    # calls need one too, which west's API server never sends.
+    path_tokens = {
+      east = { "require-labels" = "east-0123456789abcdef-token", "always-pull-images" = "east-api-0123456789abcdef" }
+      west = { "require-labels" = "west-0123456789abcdef-token" }
+    }
+  }
+  expect_failures = [aws_iam_role.functions]
+}
+
+run "many_clusters_fill_the_environment_too" {
+  command = plan
+  variables {
+    path_tokens = { for i in range(100) : "cluster-${i}" => { "require-labels" = "cluster-${i}-token-0123456789abcdef" } }
+  }
+  expect_failures = [aws_iam_role.functions]
 }
 
 run "rejects_an_unknown_log_retention" {

@@ -1,4 +1,5 @@
-# Lambda URLs -> webhook configurations -> timeouts -> Lambda functions, with the committed catalog.
+# Lambda URLs -> each governed cluster's webhook configurations -> timeouts -> Lambda functions, with the committed
+# catalog.
 
 mock_provider "aws" {
   mock_resource "aws_lambda_function_url" {
@@ -35,12 +36,16 @@ run "lambda_urls_and_timeouts_flow_both_ways" {
   }
 
   assert {
-    condition     = alltrue(flatten([for kind, c in output.manifests : [for w in c.webhooks : startswith(nonsensitive(w.clientConfig.url), "https://fn0123456789abcdefghijklmnopqrs.lambda-url.eu-west-1.on.aws/")]]))
-    error_message = "every webhook calls its Lambda function URL"
+    condition     = alltrue(flatten([for cluster, m in output.manifests : [for kind, c in m : [for w in c.webhooks : startswith(nonsensitive(w.clientConfig.url), "https://fn0123456789abcdefghijklmnopqrs.lambda-url.eu-west-1.on.aws/")]]]))
+    error_message = "every webhook of every cluster calls its Lambda function URL"
   }
   assert {
-    condition     = alltrue(flatten([for kind, c in output.manifests : [for w in c.webhooks : strcontains(nonsensitive(w.clientConfig.url), "-wiring-test-token/")]]))
-    error_message = "with the path token as the first segment"
+    condition     = alltrue(flatten([for cluster, m in output.manifests : [for kind, c in m : [for w in c.webhooks : startswith(nonsensitive(w.clientConfig.url), "https://fn0123456789abcdefghijklmnopqrs.lambda-url.eu-west-1.on.aws/${cluster}-") && strcontains(nonsensitive(w.clientConfig.url), "-wiring-test-token/")]]]))
+    error_message = "with that cluster's own path token as the first segment"
+  }
+  assert {
+    condition     = length(output.manifests) == 2
+    error_message = "two governed clusters"
   }
   assert {
     condition     = alltrue([for f, t in output.timeouts : t.webhook_timeout_seconds == 10 && t.request_timeout_seconds == 9 && t.internal_deadline_ms == 6500])

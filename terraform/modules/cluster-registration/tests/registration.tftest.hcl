@@ -128,7 +128,7 @@ run "refuses_a_token_given_to_two_clusters" {
     }
   }
 
-  expect_failures = [var.path_tokens]
+  expect_failures = [output.path_token_files]
 }
 
 run "refuses_a_cluster_without_the_path_token_its_function_requires" {
@@ -253,5 +253,5 @@ run "refuses_a_bearer_token_given_to_two_clusters" {
     }
   }
 
-  expect_failures = [var.bearer_tokens]
+  expect_failures = [output.bearer_token_files]
 }

@@ -14,9 +14,9 @@ import io.smallrye.config.WithDefault;
  * Health and metrics under the non-application root ({@code /q}) are not gated.
  *
  * <p>Each credential belongs to one cluster, which is the caller's cluster ({@link CallerClusters}): those under
- * {@code tollgate.auth.clusters.<name>.} and in {@code tollgate.auth.clusters-dir} to the cluster they name, the
- * cluster-less ones ({@code tollgate.auth.bearer.*}, {@code path-token.*}, {@code mtls.allowed-names}) to
- * {@value dev.tollgate.admission.AdmissionRequest#DEFAULT_CLUSTER}.
+ * {@code tollgate.auth.clusters.<name>.}, in {@code tollgate.auth.clusters-dir} and in
+ * {@code tollgate.auth.clusters-json} to the cluster they name, the cluster-less ones ({@code tollgate.auth.bearer.*},
+ * {@code path-token.*}, {@code mtls.allowed-names}) to {@value dev.tollgate.admission.AdmissionRequest#DEFAULT_CLUSTER}.
  */
 @ConfigMapping(prefix = "tollgate.auth")
 public interface CallerConfig {
@@ -49,6 +49,13 @@ public interface CallerConfig {
      * cluster mounted as a volume. The files are listed at startup and re-read every reload period.
      */
     Optional<Path> clustersDir();
+
+    /**
+     * The same per-cluster tokens as one JSON value, for platforms that mount no files (AWS Lambda): env
+     * {@code TOLLGATE_AUTH_CLUSTERS_JSON}, e.g. {@code {"east":{"path-tokens":["..."]},"west":{"path-tokens":["..."],
+     * "bearer-tokens":["..."]}}}. Read at startup only: changing it is a new deployment.
+     */
+    Optional<String> clustersJson();
 
     /** How often token files are re-read, so tokens rotate without a restart. */
     @WithDefault("10s")

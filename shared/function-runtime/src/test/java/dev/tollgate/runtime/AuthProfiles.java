@@ -76,6 +76,23 @@ final class AuthProfiles {
         }
     }
 
+    /**
+     * Two clusters, east and west, with the same tokens as {@link Clusters} but all in one JSON value
+     * (tollgate.auth.clusters-json), as Terraform writes it into a Lambda function's environment.
+     */
+    public static class ClustersJson implements QuarkusTestProfile {
+        static final String JSON = "{\"east\":{\"path-tokens\":[\"" + EAST_PATH + "\"],\"bearer-tokens\":[\""
+                + EAST_BEARER + "\"]},\"west\":{\"path-tokens\":[\"" + WEST_PATH + "\"],\"bearer-tokens\":[\""
+                + WEST_BEARER + "\"]}}";
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "tollgate.auth.required", "true",
+                    "tollgate.auth.clusters-json", JSON);
+        }
+    }
+
     /** The deadline answers with a configured allow instead of an error. */
     public static class AllowOnTimeout implements QuarkusTestProfile {
         @Override

@@ -1,5 +1,6 @@
 package dev.tollgate.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -116,5 +117,76 @@ class CallerCheckStartupTest {
         var bad = assertThrows(ConfigurationException.class, () -> start(Map.of(
                 "tollgate.auth.clusters-dir", dir.toString())));
         assertTrue(bad.getMessage().contains("'Bad' is not a cluster name"), bad.getMessage());
+    }
+
+    private static final String JSON = "tollgate.auth.clusters-json";
+
+    @Test
+    void aClustersJsonNamesItsClustersAndIsReadFromTheEnvironment() {
+        // As Lambda passes it: the environment variable TOLLGATE_AUTH_CLUSTERS_JSON.
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(CallerConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withSources(new io.smallrye.config.EnvConfigSource(Map.of("TOLLGATE_AUTH_CLUSTERS_JSON",
+                        "{\"east\":{\"path-tokens\":[\"" + EAST + "\"]},\"west\":{\"path-tokens\":[\"" + WEST
+                                + "\"]}}"), 300))
+                .build();
+        io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx(); // the gate re-reads token files on its timer
+        try (CapturedLog log = CapturedLog.of(CallerGate.class)) {
+            new CallerGate(config.getConfigMapping(CallerConfig.class), config, vertx).stop();
+            log.await(Level.INFO, "caller clusters: east, west");
+        } finally {
+            vertx.close();
+        }
+    }
+
+    @Test
+    void aTokenOfTwoClustersInTheJsonStopsTheFunctionNamingTheKeyAndBothClustersNotTheToken() {
+        var e = assertThrows(ConfigurationException.class, () -> start(Map.of(JSON,
+                "{\"east\":{\"path-tokens\":[\"" + EAST + "\"]},\"west\":{\"path-tokens\":[\"" + WEST + "\",\""
+                        + EAST + "\"]}}")));
+        assertEquals("tollgate.auth.clusters-json: path token value #2 of cluster west is also a token of cluster "
+                + "east: a credential belongs to one cluster", e.getMessage());
+        // A token too short to be a secret: named by cluster and place, never shown.
+        var shortToken = assertThrows(ConfigurationException.class, () -> start(Map.of(JSON,
+                "{\"east\":{\"bearer-tokens\":[\"tiny\"]}}")));
+        assertEquals("tollgate.auth.clusters-json: bearer token value #1 of cluster east is shorter than 16 "
+                + "characters", shortToken.getMessage());
+    }
+
+    @Test
+    void aBadClustersJsonStopsTheFunctionWithOneLineNamingTheKey() {
+        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("{\"east\":{\"path-tokens\":[\"" + EAST + "\"]", "tollgate.auth.clusters-json: not JSON, or a key "
+                + "given twice, at line 1, column ");
+        bad.put("{\"east\":{\"path-tokens\":[\"" + EAST + "\"]},\n\"east\":{}}", "tollgate.auth.clusters-json: not "
+                + "JSON, or a key given twice, at line 2, column ");
+        bad.put("[\"" + EAST + "\"]", "tollgate.auth.clusters-json: not a JSON object of clusters");
+        bad.put("{\"East\":{\"path-tokens\":[\"" + EAST + "\"]}}",
+                "tollgate.auth.clusters-json: 'East' is not a cluster name (a DNS label");
+        bad.put("{\"east\":[\"" + EAST + "\"]}", "tollgate.auth.clusters-json: cluster east is not an object of");
+        bad.put("{\"east\":{\"path-token\":[\"" + EAST + "\"]}}",
+                "tollgate.auth.clusters-json: cluster east: unknown key 'path-token' (path-tokens or bearer-tokens)");
+        bad.put("{\"east\":{\"path-tokens\":\"" + EAST + "\"}}",
+                "tollgate.auth.clusters-json: cluster east: path-tokens is not an array of strings");
+        bad.forEach((json, message) -> {
+            var e = assertThrows(ConfigurationException.class, () -> start(Map.of(JSON, json)), json);
+            assertTrue(e.getMessage().startsWith(message), e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+            assertFalse(e.getMessage().contains(EAST), e.getMessage());
+        });
+    }
+
+    @Test
+    void everyClusterOfTheJsonNeedsEveryCheckedKind() {
+        var e = assertThrows(ConfigurationException.class, () -> start(Map.of(JSON,
+                "{\"east\":{\"path-tokens\":[\"" + EAST + "\"],\"bearer-tokens\":[\"east-bearer-0123456789abcdef\"]},"
+                        + "\"west\":{\"path-tokens\":[\"" + WEST + "\"]}}")));
+        assertTrue(e.getMessage().startsWith("cluster west has no bearer token"), e.getMessage());
+        // Across sources, one token is still one cluster's.
+        var across = assertThrows(IllegalStateException.class, () -> start(Map.of(JSON,
+                "{\"east\":{\"path-tokens\":[\"" + EAST + "\"]}}",
+                "tollgate.auth.clusters.west.path-token.values", EAST)));
+        assertTrue(across.getMessage().contains("is also a token of cluster"), across.getMessage());
+        assertFalse(across.getMessage().contains(EAST), across.getMessage());
     }
 }

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-/** terraform test for every module that has a tests/ folder (webhook-configurations, aws-lambda-functions). */
+/** terraform test for every module that has a tests/ folder (webhook-configurations, aws-lambda-functions, ...). */
 class TerraformTestSuitesTest {
 
     private static final Pattern SUMMARY = Pattern.compile("(Success!|Failure!) (\\d+) passed, (\\d+) failed");

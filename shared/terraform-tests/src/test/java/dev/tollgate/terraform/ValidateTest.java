@@ -122,6 +122,64 @@ class ValidateTest {
                 }));
     }
 
+    /**
+     * The Lambda example's terraform.tfvars.example plans with throwaway AWS credentials (the aws provider told not to
+     * check them, so no account is called): refused without tokens, naming each cluster and its functions, and a
+     * token given to two clusters; with one token per cluster and function, both functions get
+     * TOLLGATE_AUTH_CLUSTERS_JSON and no token shows in the plan's text.
+     */
+    @org.junit.jupiter.api.Test
+    void lambdaExamplePlansTwoClustersWithThrowawayCredentials() throws IOException {
+        Path dir = Terraform.workTree().resolve("examples").resolve("lambda-external-cluster");
+        Path copy = withoutClusterPart(dir);
+        Skip.unless(Terraform.providerAvailable("hashicorp/aws"), "ValidateTest.lambdaExamplePlansTwoClustersWith"
+                + "ThrowawayCredentials", () -> "hashicorp/aws cannot be installed here");
+        // Merged into the example's provider block (Terraform's *_override.tf): no credentials, no AWS call.
+        Files.writeString(copy.resolve("throwaway_credentials_override.tf"), """
+                provider "aws" {
+                  access_key                  = "throwaway"
+                  secret_key                  = "throwaway"
+                  skip_credentials_validation = true
+                  skip_requesting_account_id  = true
+                  skip_metadata_api_check     = true
+                }
+                """);
+        Terraform.runOk(copy, "init", "-backend=false", "-input=false", "-no-color");
+        String zip = Terraform.workTree().resolve("modules/aws-lambda-functions/tests/fixtures/function.zip").toString();
+        String[] base = { "plan", "-input=false", "-no-color", "-refresh=false",
+                "-var-file=" + dir.resolve("terraform.tfvars.example"),
+                "-var=functions={require-labels={package_file=\"" + zip + "\"},always-pull-images={package_file=\""
+                        + zip + "\"}}" };
+        Terraform.Result refused = Terraform.run(copy, base);
+        assertFalse(refused.ok(), refused.output());
+        assertTrue(refused.flat().contains("Every cluster calls every function with a token of its own, but these "
+                + "have none (path_tokens or bearer_tokens): cluster east: always-pull-images, require-labels; "
+                + "cluster west: always-pull-images, require-labels."), refused.output());
+
+        String shared = EXAMPLE_PATH_TOKENS.replace("west-rl-0123456789ab", "east-rl-0123456789ab");
+        Terraform.Result sharing = Terraform.run(copy, concat(base, "-var=path_tokens=" + shared));
+        assertFalse(sharing.ok(), sharing.output());
+        assertTrue(sharing.flat().contains("but these clusters share one: east and west (path token)"),
+                sharing.output());
+        assertFalse(sharing.output().contains("east-rl-0123456789ab"), sharing.output());
+
+        Terraform.Result plan = Terraform.runOk(copy, concat(base, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS));
+        String flat = plan.flat();
+        assertEquals(2, count(flat, "+ \"TOLLGATE_AUTH_CLUSTERS_JSON\" = (sensitive value)"), plan.output());
+        assertFalse(flat.contains("TOLLGATE_AUTH_PATH_TOKEN_VALUES"), plan.output());
+        for (String token : new String[] { "east-rl-0123456789ab", "west-rl-0123456789ab", "east-api-0123456789ab",
+                "west-api-0123456789ab" }) {
+            assertFalse(plan.output().contains(token), plan.output());
+        }
+        assertTrue(flat.contains("+ exceptions_applied_by_function = { + east = {} + west = {} }"), plan.output());
+    }
+
+    private static String[] concat(String[] args, String more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = more;
+        return all;
+    }
+
     private static int count(String text, String part) {
         int n = 0;
         for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {

@@ -53,6 +53,15 @@ public final class HttpsFunction implements AutoCloseable {
      */
     public static HttpsFunction start(Path runner, KubeApiServer cluster, int port, int managementPort, Path log,
             List<String> options) {
+        return start(runner, cluster, port, managementPort, log, options, java.util.Map.of());
+    }
+
+    /**
+     * As above, with more environment variables: configuration as a platform without files or flags passes it (AWS
+     * Lambda: {@code TOLLGATE_AUTH_CLUSTERS_JSON}).
+     */
+    public static HttpsFunction start(Path runner, KubeApiServer cluster, int port, int managementPort, Path log,
+            List<String> options, java.util.Map<String, String> environment) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dquarkus.http.host=127.0.0.1",
@@ -68,7 +77,9 @@ public final class HttpsFunction implements AutoCloseable {
         command.addAll(List.of("-jar", runner.toString()));
         Process process;
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + runner, e);
         }
