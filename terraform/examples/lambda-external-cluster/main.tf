@@ -65,8 +65,11 @@ module "functions" {
   path_tokens   = var.path_tokens
   bearer_tokens = var.bearer_tokens
   enforcement   = var.enforcement
-  exceptions    = local.exceptions
-  tags          = var.tags
+
+  cluster_connections         = var.cluster_connections
+  secrets_extension_layer_arn = var.secrets_extension_layer_arn
+  exceptions                  = local.exceptions
+  tags                        = var.tags
 }
 
 output "function_urls" {

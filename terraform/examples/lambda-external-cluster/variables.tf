@@ -18,7 +18,21 @@ variable "functions" {
     architecture         = optional(string, "x86_64")
     reserved_concurrency = optional(number)
     environment          = optional(map(string), {})
+    cluster_context      = optional(bool, false)
   }))
+}
+
+variable "cluster_connections" {
+  description = "Per governed cluster, the kubeconfig of a read-only identity there (cluster => kubeconfig YAML: get on namespaces, and on the params' resources), for the functions with cluster_context (cel-policy, cel-mutate): one Secrets Manager secret the functions read through the Parameters and Secrets extension."
+  type        = map(string)
+  default     = {}
+  sensitive   = true
+}
+
+variable "secrets_extension_layer_arn" {
+  description = "The AWS Parameters and Secrets Lambda Extension layer for aws_region and the functions' architecture (its ARN per region is in the AWS documentation); needed with cluster_connections."
+  type        = string
+  default     = null
 }
 
 variable "clusters" {

@@ -22,6 +22,12 @@ locals {
       # its cluster (shared/function-runtime README, "Which cluster is calling"). JSON, as Lambda mounts no files.
       contains(module.tokens.functions, name) ? { TOLLGATE_AUTH_CLUSTERS_JSON = module.tokens.clusters_json[name] } : {},
       module.enforcement.environment[name],
+      # The governed clusters' read-only connections, for the functions that read namespaces and params: the secret
+      # and the clusters' names (shared/cel-admission README, "Clusters"); no credential in the environment.
+      f.cluster_context && local.connected ? {
+        TOLLGATE_CLUSTERS_AWS_SECRET = aws_secretsmanager_secret.clusters[0].arn
+        TOLLGATE_CLUSTERS_NAMES      = join(",", sort(nonsensitive(keys(var.cluster_connections))))
+      } : {},
       # The exceptions naming the function, applied by it to the requests that reach it (those the cluster's API
       # server cannot except on its version). Lambda mounts nothing beside the package, so they travel as JSON in the
       # environment (shared/function-runtime README, "Exceptions").
@@ -31,6 +37,9 @@ locals {
       f.environment,
     )
   }
+
+  # How many clusters there are is not secret (their kubeconfigs are): it must not hide the whole environment.
+  connected = nonsensitive(length(var.cluster_connections)) > 0
 
   exceptions_for = { for name in keys(var.functions) : name => [for e in var.exceptions : e if contains(e.functions, name)] }
 
@@ -92,6 +101,10 @@ resource "aws_iam_role" "functions" {
       error_message = "Every call must pass every check its function makes, so these clusters could never call (the function refuses to start): ${join("; ", module.tokens.missing_kind)}. Give the cluster that kind of token too, or no cluster of that function."
     }
     precondition {
+      condition     = !local.connected || var.secrets_extension_layer_arn != null
+      error_message = "cluster_connections are read through the AWS Parameters and Secrets Lambda Extension: set secrets_extension_layer_arn to its layer for the functions' region and architecture."
+    }
+    precondition {
       condition     = length(local.unauthenticated) == 0
       error_message = "A function URL is public, and the function refuses to start without a caller check: give ${join(", ", local.unauthenticated)} a token of some cluster in path_tokens or bearer_tokens (or TOLLGATE_AUTH_REQUIRED=false in its environment if something else authenticates callers)."
     }
@@ -119,6 +132,36 @@ resource "aws_iam_role_policy" "logs" {
   policy = data.aws_iam_policy_document.logs.json
 }
 
+# The governed clusters' connections, one secret for all (a JSON object of kubeconfigs by cluster name), readable by
+# the functions' role only.
+resource "aws_secretsmanager_secret" "clusters" {
+  count       = local.connected ? 1 : 0
+  name_prefix = "${var.name_prefix}clusters-"
+  description = "Tollgate: the governed clusters' read-only kubeconfigs, by cluster name"
+  tags        = var.tags
+}
+
+resource "aws_secretsmanager_secret_version" "clusters" {
+  count         = local.connected ? 1 : 0
+  secret_id     = aws_secretsmanager_secret.clusters[0].id
+  secret_string = jsonencode(var.cluster_connections)
+}
+
+data "aws_iam_policy_document" "clusters" {
+  count = local.connected ? 1 : 0
+  statement {
+    actions   = ["secretsmanager:GetSecretValue"]
+    resources = [aws_secretsmanager_secret.clusters[0].arn]
+  }
+}
+
+resource "aws_iam_role_policy" "clusters" {
+  count  = local.connected ? 1 : 0
+  name   = "read-cluster-connections"
+  role   = aws_iam_role.functions.id
+  policy = data.aws_iam_policy_document.clusters[0].json
+}
+
 resource "aws_lambda_function" "function" {
   for_each = var.functions
 
@@ -135,6 +178,7 @@ resource "aws_lambda_function" "function" {
   # The platform's request timeout from the shared budget: never longer than the webhook's timeoutSeconds.
   timeout                        = var.timeouts[each.key].request_timeout_seconds
   reserved_concurrent_executions = each.value.reserved_concurrency == null ? -1 : each.value.reserved_concurrency
+  layers                         = each.value.cluster_context && local.connected ? [var.secrets_extension_layer_arn] : []
 
   environment {
     variables = local.environment[each.key]
@@ -146,7 +190,7 @@ resource "aws_lambda_function" "function" {
   }
 
   tags       = var.tags
-  depends_on = [aws_iam_role_policy.logs]
+  depends_on = [aws_iam_role_policy.logs, aws_iam_role_policy.clusters, aws_secretsmanager_secret_version.clusters]
 }
 
 resource "aws_lambda_function_url" "function" {

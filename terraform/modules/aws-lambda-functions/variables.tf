@@ -8,6 +8,9 @@ variable "functions" {
     architecture         = optional(string, "x86_64")
     reserved_concurrency = optional(number)
     environment          = optional(map(string), {})
+    # The CEL functions (cel-policy, cel-mutate, a bundle of them): read namespaces and params from the calling
+    # cluster through cluster_connections.
+    cluster_context = optional(bool, false)
   }))
 
   validation {
@@ -162,4 +165,23 @@ variable "exceptions" {
   type        = any
   default     = []
   nullable    = false
+}
+
+variable "cluster_connections" {
+  description = "Per governed cluster, the kubeconfig of its read-only identity (cluster => kubeconfig YAML, as cluster-registration renders each <cluster>.kubeconfig), for the functions with cluster_context: kept in one AWS Secrets Manager secret, read by the functions through the AWS Parameters and Secrets Lambda Extension (tollgate.clusters.aws-secret), since Lambda mounts no files and allows 4 KB of environment."
+  type        = map(string)
+  default     = {}
+  sensitive   = true
+  nullable    = false
+
+  validation {
+    condition     = alltrue([for n in nonsensitive(keys(var.cluster_connections)) : can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", n))])
+    error_message = "cluster_connections: cluster names must be DNS labels."
+  }
+}
+
+variable "secrets_extension_layer_arn" {
+  description = "The AWS Parameters and Secrets Lambda Extension layer for the functions' region and architecture (AWS documents its ARN per region, e.g. arn:aws:lambda:<region>:<account>:layer:AWS-Parameters-and-Secrets-Lambda-Extension:<version>); needed with cluster_connections."
+  type        = string
+  default     = null
 }

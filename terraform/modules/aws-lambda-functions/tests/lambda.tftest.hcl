@@ -416,3 +416,56 @@ run "rejects_an_old_jvm_runtime" {
   }
   expect_failures = [var.jvm_runtime]
 }
+
+run "cluster_connections_go_to_one_secret_the_cel_functions_read_through_the_extension" {
+  command = apply
+
+  variables {
+    functions = {
+      "require-labels" = { package_file = "tests/fixtures/function.zip" }
+      "cel-policy"     = { package_file = "tests/fixtures/function.zip", cluster_context = true }
+    }
+    timeouts = {
+      "require-labels" = { request_timeout_seconds = 6, internal_deadline_ms = 1000 }
+      "cel-policy"     = { request_timeout_seconds = 6, internal_deadline_ms = 1000 }
+    }
+    path_tokens = {
+      east = { "require-labels" = "east-0123456789abcdef-token", "cel-policy" = "east-0123456789abcdef-cel" }
+      west = { "require-labels" = "west-0123456789abcdef-token", "cel-policy" = "west-0123456789abcdef-cel" }
+    }
+    bearer_tokens               = {}
+    cluster_connections         = { east = "apiVersion: v1\nkind: Config\n# east\n", west = "apiVersion: v1\nkind: Config\n# west\n" }
+    secrets_extension_layer_arn = "arn:aws:lambda:eu-west-1:015030872274:layer:AWS-Parameters-and-Secrets-Lambda-Extension:12"
+  }
+
+  assert {
+    condition     = jsondecode(nonsensitive(aws_secretsmanager_secret_version.clusters[0].secret_string)) == { east = "apiVersion: v1\nkind: Config\n# east\n", west = "apiVersion: v1\nkind: Config\n# west\n" }
+    error_message = "one secret holds every cluster's kubeconfig by name"
+  }
+  assert {
+    condition     = aws_lambda_function.function["cel-policy"].environment[0].variables["TOLLGATE_CLUSTERS_NAMES"] == "east,west" && aws_lambda_function.function["cel-policy"].environment[0].variables["TOLLGATE_CLUSTERS_AWS_SECRET"] == aws_secretsmanager_secret.clusters[0].arn
+    error_message = "the CEL function learns the clusters' names and the secret, no credential"
+  }
+  assert {
+    condition     = aws_lambda_function.function["cel-policy"].layers == tolist(["arn:aws:lambda:eu-west-1:015030872274:layer:AWS-Parameters-and-Secrets-Lambda-Extension:12"])
+    error_message = "the CEL function runs with the Parameters and Secrets extension"
+  }
+  assert {
+    condition     = !contains(keys(aws_lambda_function.function["require-labels"].environment[0].variables), "TOLLGATE_CLUSTERS_AWS_SECRET") && length(aws_lambda_function.function["require-labels"].layers) == 0
+    error_message = "a function without cluster_context neither reads the secret nor carries the layer"
+  }
+  assert {
+    condition     = length(aws_iam_role_policy.clusters) == 1
+    error_message = "the functions' role may read the secret"
+  }
+}
+
+run "cluster_connections_need_the_extension_layer" {
+  command = plan
+
+  variables {
+    cluster_connections = { east = "apiVersion: v1\nkind: Config\n" }
+  }
+
+  expect_failures = [aws_iam_role.functions]
+}
