@@ -16,11 +16,15 @@ import dev.tollgate.admission.exceptions.RequestException;
  * ({@link EnforcedVerdict}) and encoded in the version received. A policy that throws gets a 500 and is never turned
  * into an allow, whatever the mode. A request an exception describes is allowed without running the policy, with the
  * audit annotation {@value #EXCEPTED_BY} naming the exception (the API server records it as
- * {@code <webhook name>/excepted_by}).
+ * {@code <webhook name>/excepted_by}). A review from a named cluster (one of several the function serves) is
+ * answered with the audit annotation {@value #CLUSTER} naming it, so the cluster's own audit log shows which of the
+ * function's clusters it was taken for (the name in the function's decision log and metrics); a policy's own
+ * {@value #CLUSTER} annotation is kept.
  */
 public final class AdmissionHandler extends ReviewHandler<AdmissionReview, AdmissionPolicy, AdmissionCodec> {
 
     public static final String EXCEPTED_BY = "excepted_by";
+    public static final String CLUSTER = "cluster";
 
     private final Function<String, EnforcementMode> modes;
     private final BiFunction<String, AdmissionRequest, Optional<RequestException>> exceptions;
@@ -51,7 +55,7 @@ public final class AdmissionHandler extends ReviewHandler<AdmissionReview, Admis
         AdmissionRequest request = review.request();
         Optional<RequestException> exception = exceptions.apply(function, request);
         if (exception.isPresent()) {
-            Verdict allowed = Verdict.allow().withAuditAnnotation(EXCEPTED_BY, exception.get().name());
+            Verdict allowed = named(Verdict.allow().withAuditAnnotation(EXCEPTED_BY, exception.get().name()), request);
             return result(200, codec().encode(review.version(), review.uid(), allowed, null),
                     HandlerResult.Outcome.ALLOWED, review, allowed, 0, "", HandlerResult.Outcome.EXCEPTED);
         }
@@ -71,9 +75,10 @@ public final class AdmissionHandler extends ReviewHandler<AdmissionReview, Admis
             throw new IllegalStateException("policy returned no verdict");
         }
         EnforcedVerdict enforced = EnforcedVerdict.of(enforcement(review), function, verdict, patch);
-        byte[] out = codec().encode(review.version(), review.uid(), enforced.answered(), enforced.sent());
+        Verdict answered = named(enforced.answered(), request);
+        byte[] out = codec().encode(review.version(), review.uid(), answered, enforced.sent());
         int ops = enforced.sent() == null ? 0 : enforced.sent().size();
-        return result(200, out, enforced.answer(), review, enforced.answered(), ops, "", enforced.decision());
+        return result(200, out, enforced.answer(), review, answered, ops, "", enforced.decision());
     }
 
     @Override
@@ -84,7 +89,14 @@ public final class AdmissionHandler extends ReviewHandler<AdmissionReview, Admis
     /** The configured verdict in the review's version (not the policy's: answered as it is), or (null) an error. */
     @Override
     public HandlerResult<AdmissionReview> timedOut(AdmissionReview review, Verdict verdict, String message) {
-        return verdict == null ? super.timedOut(review, null, message) : answer(review, verdict, null);
+        return verdict == null ? super.timedOut(review, null, message)
+                : answer(review, named(verdict, review.request()), null);
+    }
+
+    private static Verdict named(Verdict verdict, AdmissionRequest request) {
+        String cluster = request.cluster();
+        return cluster.equals(AdmissionRequest.DEFAULT_CLUSTER) || verdict.auditAnnotations().containsKey(CLUSTER)
+                ? verdict : verdict.withAuditAnnotation(CLUSTER, cluster);
     }
 
     private HandlerResult<AdmissionReview> answer(AdmissionReview review, Verdict verdict, ArrayNode patch) {

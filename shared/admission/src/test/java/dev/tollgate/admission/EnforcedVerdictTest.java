@@ -132,6 +132,12 @@ class EnforcedVerdictTest {
         HandlerResult<AdmissionReview> west = handler.handle(codec.decode(review).withCluster("west"), "pull",
                 pullAlways);
 
+        assertEquals("east", JSON.readTree(east.body()).path("response").path("auditAnnotations").path("cluster")
+                .asText(), "the answer names the cluster it was taken for");
+        assertEquals("west", JSON.readTree(west.body()).path("response").path("auditAnnotations").path("cluster")
+                .asText());
+        assertTrue(JSON.readTree(handler.handle(codec.decode(review), "pull", pullAlways).body()).path("response")
+                .path("auditAnnotations").path("cluster").isMissingNode(), "one cluster governing itself: no name");
         assertEquals(EnforcementMode.AUDIT, east.enforcement());
         assertEquals(Outcome.PATCHED, east.decision());
         assertEquals(Outcome.ALLOWED, east.outcome());

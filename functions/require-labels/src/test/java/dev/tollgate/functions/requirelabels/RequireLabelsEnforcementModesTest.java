@@ -64,7 +64,8 @@ class RequireLabelsEnforcementModesTest {
         assertTrue(r.warnings().get(0).startsWith("Validation failed for function 'require-labels': Service "),
                 r.warnings().get(0));
         assertTrue(r.warnings().get(0).endsWith(DENIAL), r.warnings().get(0));
-        assertEquals(0, r.review().path("response").path("auditAnnotations").size());
+        // Only the name of the cluster the call was taken for (AdmissionHandler.CLUSTER).
+        assertEquals("{\"cluster\":\"east\"}", r.review().path("response").path("auditAnnotations").toString());
 
         JsonNode line = EnforcementModesProfile.decision(decisions, "warn-1");
         assertEquals(List.of("east", "allowed", "denied", "warn"), List.of(line.path("cluster").asText(),
@@ -81,7 +82,8 @@ class RequireLabelsEnforcementModesTest {
                 .review(unlabelledService("audit-1")).assertAllowed().assertNoWarnings();
         String wouldDeny = r.review().path("response").path("auditAnnotations").path("would_deny").asText();
         assertTrue(wouldDeny.startsWith("Service ") && wouldDeny.endsWith(DENIAL), wouldDeny);
-        assertEquals(1, r.review().path("response").path("auditAnnotations").size());
+        assertEquals(2, r.review().path("response").path("auditAnnotations").size());
+        assertEquals("west", r.review().path("response").path("auditAnnotations").path("cluster").asText());
 
         JsonNode line = EnforcementModesProfile.decision(decisions, "audit-1");
         assertEquals(List.of("west", "allowed", "denied", "audit"), List.of(line.path("cluster").asText(),
@@ -116,7 +118,8 @@ class RequireLabelsEnforcementModesTest {
                             spec: {ports: [{port: 80}]}
                             """), "team", "shop", "app.kubernetes.io/name", "api")).uid("ok-" + cluster))
                     .assertAllowed().assertNoWarnings();
-            assertEquals(0, r.review().path("response").path("auditAnnotations").size(), cluster);
+            assertEquals("{\"cluster\":\"" + cluster + "\"}", r.review().path("response").path("auditAnnotations")
+                    .toString(), cluster);
             assertEquals("allowed", EnforcementModesProfile.decision(decisions, "ok-" + cluster).path("decision")
                     .asText());
         }
