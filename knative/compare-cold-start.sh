@@ -12,10 +12,15 @@
 # by `wrk -t1 -c16 -d10s` with the same review: requests answered in the first 10 s of traffic (median, and each
 # run's figure). The variants take turns within each round (interleaved), not one after the other.
 #
+# It also prints the median CPU time (user + system, every thread) the process used by its first answered review.
+#
 #   knative/compare-cold-start.sh [function] [runs]          (defaults: require-labels 5)
 #   BUILD=0 ...     reuse the builds in target/cold-start/ and functions/<f>/target/quarkus-app (default: build
 #                   every variant first; the AOT jar is built last and stays in the function's target)
 #   NATIVE=path     the native executable to measure (default: the one in functions/<f>/target)
+#   NATIVE2=path    a second native executable (variant native2, e.g. one built with another setting), measured in
+#                   turns with the first, so that a loaded machine touches both alike
+#   NATIVE_ARGS="-Xmx192m ..."   run-time options for the native variants (default: none; the manifests pass -Xmx192m)
 #   VARIANTS="baseline jvm jvm-aot native"   a subset, in this order
 #   POLICY_PATH=/p  post the review to this policy path instead of the first in functions/<f>/webhook.yaml
 #   PER_SECOND=1    the 10 s of traffic as ten back-to-back `wrk -d1s` runs, to show the warm-up: each variant also
@@ -62,6 +67,9 @@ if [ "${BUILD:-1}" = 1 ]; then
   [ -f "$aot/app.aot" ] || { echo "no app.aot was written: is $java25 a JDK 25?" >&2; exit 1; }
 fi
 native=${NATIVE:-$(ls "$root/functions/$function/target/$function"-*-runner 2>/dev/null | head -n 1 || true)}
+native2=${NATIVE2:-}
+native_args=${NATIVE_ARGS:-}
+[ -z "$native2" ] || variants="$variants native2"
 
 # The command line of a variant (the function's own settings as in the Knative manifests: a path token).
 launch() {
@@ -69,7 +77,8 @@ launch() {
     baseline) echo "java -jar $work/baseline/quarkus-run.jar" ;;
     jvm)      echo "java ${config[*]} -jar $work/jvm/quarkus-run.jar" ;;
     jvm-aot)  echo "$java25/bin/java -XX:AOTCache=$aot/app.aot $jvm_aot_flags ${config[*]} -jar $aot/quarkus-run.jar" ;;
-    native)   echo "$native ${config[*]}" ;;
+    native)   echo "$native $native_args ${config[*]}" ;;
+    native2)  echo "$native2 $native_args ${config[*]}" ;;
   esac
 }
 url() {
@@ -85,7 +94,7 @@ local f = io.open("$review", "rb"); wrk.body = f:read("*a"); f:close()
 EOF
 
 pid=
-start_one() {   # starts a variant, waits for its first answered review; sets pid, ms, rss_mib
+start_one() {   # starts a variant, waits for its first answered review; sets pid, ms, rss_mib, cpu_ms
   local variant=$1 start end
   start=$(date +%s%N)
   TOLLGATE_AUTH_PATH_TOKEN_VALUES=$token QUARKUS_HTTP_PORT=$port $(launch "$variant") >"$log" 2>&1 &
@@ -97,6 +106,9 @@ start_one() {   # starts a variant, waits for its first answered review; sets pi
   end=$(date +%s%N)
   ms=$(( (end - start) / 1000000 ))
   rss_mib=$(( $(ps -o rss= -p "$pid" | tr -d ' ') / 1024 ))
+  # CPU time the process used until then, all its threads (schedstat's first field, in ns): what the start costs
+  # whatever else runs on the machine, where the wall time depends on the load.
+  cpu_ms=$(cat /proc/"$pid"/task/*/schedstat 2>/dev/null | awk '{ns += $1} END {printf "%d", ns / 1000000}')
 }
 stop_one() { kill "$pid"; wait "$pid" 2>/dev/null || true; }
 median() { local s; s=($(printf '%s\n' "$@" | sort -n)); local n=${#s[@]}
@@ -104,7 +116,7 @@ median() { local s; s=($(printf '%s\n' "$@" | sort -n)); local n=${#s[@]}
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; function=$function runs=$runs"
 echo "review: $(wc -c < "$review") bytes; java on the PATH: $(java -version 2>&1 | head -n 1)"
-printf '%-9s %10s %10s %10s %9s %14s\n' variant "start ms" min max "RSS MiB" "10 s requests"
+printf '%-9s %10s %10s %10s %9s %9s %14s\n' variant "start ms" min max "CPU ms" "RSS MiB" "10 s requests"
 # Interleaved: each round starts every variant once, in turn, so that a drift of the machine (another tenant, the
 # CPU's clock) touches all variants alike; the figures are per-variant medians over the rounds.
 selected=()
@@ -112,7 +124,7 @@ for variant in $variants; do
   if [ "$variant" = native ] && [ -z "$native" ]; then echo "native: no executable in functions/$function/target"; continue; fi
   selected+=("$variant")
 done
-declare -A starts rsss counts seconds
+declare -A starts rsss cpus counts seconds
 # Sets total: the requests answered in 10 s of traffic on a started variant, from one wrk run, or from ten of one
 # second (PER_SECOND=1, which also appends each second's count to seconds[variant,second]).
 traffic() {
@@ -130,7 +142,7 @@ traffic() {
 }
 for _ in $(seq 1 "$runs"); do
   for variant in "${selected[@]}"; do
-    start_one "$variant"; starts[$variant]+="$ms "; rsss[$variant]+="$rss_mib "; stop_one
+    start_one "$variant"; starts[$variant]+="$ms "; rsss[$variant]+="$rss_mib "; cpus[$variant]+="$cpu_ms "; stop_one
   done
 done
 for _ in $(seq 1 "$runs"); do
@@ -143,8 +155,8 @@ for _ in $(seq 1 "$runs"); do
 done
 for variant in "${selected[@]}"; do
   sorted=($(printf '%s\n' ${starts[$variant]} | sort -n))
-  printf '%-9s %10s %10s %10s %9s %14s\n' "$variant" "$(median ${starts[$variant]})" "${sorted[0]}" \
-    "${sorted[$((runs - 1))]}" "$(median ${rsss[$variant]})" "$(median ${counts[$variant]})"
+  printf '%-9s %10s %10s %10s %9s %9s %14s\n' "$variant" "$(median ${starts[$variant]})" "${sorted[0]}" \
+    "${sorted[$((runs - 1))]}" "$(median ${cpus[$variant]})" "$(median ${rsss[$variant]})" "$(median ${counts[$variant]})"
   echo "  $(launch "$variant")" | sed "s#$root/##g"
   echo "  each run's first 10 s: ${counts[$variant]}"
   if [ "${PER_SECOND:-0}" = 1 ]; then

@@ -12,6 +12,11 @@
 #   knative/measure-native-memory.sh EXECUTABLE [HEAP ...]
 #     EXECUTABLE  a native -runner serving /always-pull-images (FUNCTION_PATH for another function's path)
 #     HEAP        -Xmx values to run with, in turn (e.g. 96m 128m); "none" runs without a bound (default: none)
+#   ARGS="-Xmn8m ..."   more run-time options for the executable (e.g. the collector's), after -Xmx
+#   BIG=0               skip the ~7 MiB burst (its columns read "-")
+#   REGIONS=1           also print, idle and after the 4.8 KB burst, where the RSS is (smaps: code area, image heap,
+#                       collected heap, thread stacks, malloc arenas, other anonymous memory, shared libraries) and
+#                       the heap in use (jvm_memory_used_bytes, area="heap", from the management port's /q/metrics)
 #
 # Needs wrk (Debian: apt-get install wrk), curl and python3. The executable runs with auth off on 127.0.0.1. An
 # executable built with the stand-in native-image needs its jdklibs/ beside it (functions/README.md).
@@ -64,6 +69,59 @@ PY
 rss() { awk '/^VmRSS:/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
 hwm() { awk '/^VmHWM:/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
 
+# RSS by region, from /proc/PID/smaps. A native executable maps its code area (r-xp) and its image heap from its own
+# file; the collected heap's chunks are anonymous mappings inside the heap's address-space reservation, which starts
+# at the image heap (32 GiB with compressed references); glibc's secondary malloc arenas are 64 MiB-aligned
+# reservations (HEAP_MAX_SIZE, malloc/arena.c); a thread stack sits above a guard page (---p).
+regions() {
+  python3 - "$1" "$(readlink -f "$exe")" "$2" "http://127.0.0.1:$mport/q/metrics" <<'PY'
+import collections, re, sys, urllib.request
+pid, exe, when, metrics = sys.argv[1:5]
+maps = []
+for line in open(f"/proc/{pid}/smaps"):
+    m = re.match(r"^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$", line)
+    if m:
+        maps.append({"lo": int(m[1], 16), "hi": int(m[2], 16), "perm": m[3], "name": m[4], "Rss": 0})
+    elif line.startswith("Rss:"):
+        maps[-1]["Rss"] = int(line.split()[1])
+own = [r for r in maps if r["name"] == exe]
+heap_lo = min((r["lo"] for r in own if r["lo"] > 0x10000000), default=0)
+heap_hi = heap_lo + (32 << 30)
+kib = collections.Counter()
+for i, r in enumerate(maps):
+    prev = maps[i - 1] if i else None
+    if r["name"] == exe:
+        kind = "code area" if "x" in r["perm"] else "image heap" if r["lo"] >= heap_lo else "executable, other"
+    elif r["name"] in ("[heap]",):
+        kind = "malloc arenas"
+    elif r["name"] == "[stack]":
+        kind = "thread stacks"
+    elif r["name"] and not r["name"].startswith("["):
+        kind = "shared libraries"
+    elif heap_lo <= r["lo"] < heap_hi:
+        kind = "collected heap"
+    elif r["lo"] % (64 << 20) == 0 and "rw" in r["perm"]:
+        kind = "malloc arenas"
+    elif prev and prev["perm"] == "---p" and prev["hi"] == r["lo"] and prev["hi"] - prev["lo"] <= 65536:
+        kind = "thread stacks"
+    else:
+        kind = "other anonymous"
+    kib[kind] += r["Rss"]
+try:
+    text = urllib.request.urlopen(metrics, timeout=5).read().decode()
+    used = sum(float(l.rsplit(" ", 1)[1]) for l in text.splitlines()
+               if l.startswith("jvm_memory_used_bytes{") and 'area="heap"' in l) / 2**20
+    used = f"{used:.0f} MiB"
+except Exception as e:
+    used = f"unknown ({type(e).__name__})"
+order = ["code area", "image heap", "collected heap", "thread stacks", "malloc arenas", "other anonymous",
+         "shared libraries", "executable, other"]
+print(f"  RSS by region, {when}: " + ", ".join(f"{k} {kib[k] / 1024:.1f}" for k in order)
+      + f" MiB (total {sum(kib.values()) / 1024:.1f}); heap in use {used}; threads "
+      + next(l.split()[1] for l in open(f"/proc/{pid}/status") if l.startswith("Threads:")), file=sys.stderr)
+PY
+}
+
 burst7m() {
   python3 - "$port" "$path" "$work" <<'PY'
 import collections, http.client, sys, threading, time
@@ -90,7 +148,7 @@ print(" ".join(f"{k}:{v}" for k, v in sorted(counts.items(), key=str)))
 PY
 }
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $exe"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $exe ${ARGS:-}"
 echo "| heap bound | idle | after the first review | after the 4.8 KB burst (peak) | 4.8 KB requests in 10 s | after the 7 MiB burst (peak) | 7 MiB answers | OutOfMemoryError |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for heap in "${heaps[@]}"; do
@@ -98,6 +156,8 @@ for heap in "${heaps[@]}"; do
     -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port"
     -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$mport")
   [ "$heap" = none ] || opts=("-Xmx$heap" "${opts[@]}")
+  # shellcheck disable=SC2206 # ARGS: run-time options separated by spaces
+  opts=(${ARGS:-} "${opts[@]}")
   "$exe" "${opts[@]}" >"$work/log" 2>&1 &
   pid=$!
   until curl -sf -o /dev/null "http://127.0.0.1:$mport/q/health/ready"; do
@@ -106,6 +166,7 @@ for heap in "${heaps[@]}"; do
   done
   sleep 1
   idle=$(rss "$pid")
+  [ "${REGIONS:-0}" = 1 ] && regions "$pid" idle
   code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @"$review" \
     "http://127.0.0.1:$port$path")
   [ "$code" = 200 ] || { echo "the first review got $code" >&2; cat "$work/log" >&2; exit 1; }
@@ -113,8 +174,12 @@ for heap in "${heaps[@]}"; do
   requests=$(wrk -t1 -c16 -d10s -s "$work/post.lua" "http://127.0.0.1:$port$path" \
     | sed -n 's/^ *\([0-9]*\) requests in.*/\1/p')
   small="$(rss "$pid") ($(hwm "$pid"))"
-  answers=$(burst7m)
-  big="$(rss "$pid") ($(hwm "$pid"))"
+  [ "${REGIONS:-0}" = 1 ] && regions "$pid" "after the 4.8 KB burst"
+  answers=- big=-
+  if [ "${BIG:-1}" = 1 ]; then
+    answers=$(burst7m)
+    big="$(rss "$pid") ($(hwm "$pid"))"
+  fi
   ooms=$(grep -c OutOfMemoryError "$work/log" || true)
   kill -0 "$pid" 2>/dev/null || big="exited"
   kill "$pid" 2>/dev/null || true
