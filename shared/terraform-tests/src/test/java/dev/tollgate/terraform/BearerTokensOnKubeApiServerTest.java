@@ -54,7 +54,7 @@ class BearerTokensOnKubeApiServerTest {
             return;
         }
         int port = HttpsFunction.freePort();
-        dir = workDir();
+        dir = Terraform.scratchDir("bearer-tokens");
         registration(port);
         // The control plane's files come first (they hold no CA), then the API server that reads them.
         Terraform.runOk(dir, "init", "-backend=false", "-input=false", "-no-color");
@@ -85,13 +85,6 @@ class BearerTokensOnKubeApiServerTest {
         if (cluster != null) {
             cluster.stop();
         }
-    }
-
-    static Path workDir() throws IOException {
-        Terraform.workTree(); // first: it replaces terraform-work
-        Path work = Terraform.target().resolve("terraform-work").resolve("bearer-tokens");
-        Terraform.deleteTree(work);
-        return Files.createDirectories(work);
     }
 
     static void registration(int port) throws IOException {
@@ -169,11 +162,8 @@ class BearerTokensOnKubeApiServerTest {
                 unlabelled.stderr());
 
         List<String> seen = new ArrayList<>();
-        for (String line : Files.readAllLines(function.log())) {
-            if (line.startsWith("{\"uid\"")) {
-                JsonNode d = JSON.readTree(line);
-                seen.add(d.path("name").asText() + " " + d.path("cluster").asText() + " " + d.path("decision").asText());
-            }
+        for (JsonNode d : function.decisions()) {
+            seen.add(d.path("name").asText() + " " + d.path("cluster").asText() + " " + d.path("decision").asText());
         }
         assertEquals(List.of("web one allowed", "unlabelled one denied"), seen, "the function's decision log");
 

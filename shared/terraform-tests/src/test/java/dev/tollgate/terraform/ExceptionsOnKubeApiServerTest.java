@@ -38,6 +38,28 @@ import dev.tollgate.testing.KubeApiServer;
  */
 class ExceptionsOnKubeApiServerTest {
 
+    /** Three unexpired exceptions of require-labels: by namespace label, by object label, by user. */
+    static final String UNEXPIRED_EXCEPTIONS = """
+                exceptions:
+                  - name: sandboxes
+                    functions: [require-labels]
+                    match:
+                      namespace_labels: {matchLabels: {tollgate.dev/sandbox: "true"}}
+                    reason: sandboxes are deleted nightly
+                    expires: "2099-12-31T00:00:00Z"
+                  - name: batch-jobs
+                    functions: [require-labels]
+                    match:
+                      object_labels: {matchExpressions: [{key: team, operator: In, values: [batch]}]}
+                    reason: the batch team's pipeline checks its own labels
+                    expires: "2099-12-31T00:00:00Z"
+                  - name: ci-bot
+                    functions: [require-labels]
+                    match: {users: [ci-bot]}
+                    reason: CI redeploys
+                    expires: "2099-12-31T00:00:00Z"
+                """;
+
     static final String TEST = "ExceptionsOnKubeApiServerTest";
     static final ObjectMapper JSON = new ObjectMapper();
     static final List<String> received = new CopyOnWriteArrayList<>();
@@ -91,29 +113,9 @@ class ExceptionsOnKubeApiServerTest {
     }
 
     static Path registration() throws IOException {
-        Path tree = Terraform.workTree(); // first: it replaces terraform-work
-        Path dir = Terraform.target().resolve("terraform-work").resolve("exceptions-kas");
-        Terraform.deleteTree(dir);
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve("exceptions.yaml"), """
-                exceptions:
-                  - name: sandboxes
-                    functions: [require-labels]
-                    match:
-                      namespace_labels: {matchLabels: {tollgate.dev/sandbox: "true"}}
-                    reason: sandboxes are deleted nightly
-                    expires: "2099-12-31T00:00:00Z"
-                  - name: batch-jobs
-                    functions: [require-labels]
-                    match:
-                      object_labels: {matchExpressions: [{key: team, operator: In, values: [batch]}]}
-                    reason: the batch team's pipeline checks its own labels
-                    expires: "2099-12-31T00:00:00Z"
-                  - name: ci-bot
-                    functions: [require-labels]
-                    match: {users: [ci-bot]}
-                    reason: CI redeploys
-                    expires: "2099-12-31T00:00:00Z"
+        Path dir = Terraform.scratchDir("exceptions-kas");
+        Path tree = Terraform.workTree();
+        Files.writeString(dir.resolve("exceptions.yaml"), UNEXPIRED_EXCEPTIONS + """
                   - name: old-shop
                     functions: [require-labels]
                     match: {namespaces: [shop]}

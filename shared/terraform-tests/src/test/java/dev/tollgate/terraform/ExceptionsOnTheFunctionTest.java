@@ -52,7 +52,7 @@ class ExceptionsOnTheFunctionTest {
             return;
         }
         port = HttpsFunction.freePort();
-        Path dir = workDir();
+        Path dir = Terraform.scratchDir("exceptions-function");
         function = HttpsFunction.start(runner, cluster, port, HttpsFunction.freePort(), dir.resolve("function.log"),
                 List.of("-Dtollgate.auth.clusters.one.path-token.values=" + TOKEN,
                         "-Dtollgate.exceptions.file=" + exceptionsFile(dir)));
@@ -68,35 +68,9 @@ class ExceptionsOnTheFunctionTest {
         }
     }
 
-    static Path workDir() throws IOException {
-        Terraform.workTree(); // first: it replaces terraform-work
-        Path dir = Terraform.target().resolve("terraform-work").resolve("exceptions-function");
-        Terraform.deleteTree(dir);
-        Files.createDirectories(dir);
-        return dir;
-    }
 
     static Path exceptionsFile(Path dir) throws IOException {
-        return Files.writeString(dir.resolve("exceptions.yaml"), """
-                exceptions:
-                  - name: sandboxes
-                    functions: [require-labels]
-                    match:
-                      namespace_labels: {matchLabels: {tollgate.dev/sandbox: "true"}}
-                    reason: sandboxes are deleted nightly
-                    expires: "2099-12-31T00:00:00Z"
-                  - name: batch-jobs
-                    functions: [require-labels]
-                    match:
-                      object_labels: {matchExpressions: [{key: team, operator: In, values: [batch]}]}
-                    reason: the batch team's pipeline checks its own labels
-                    expires: "2099-12-31T00:00:00Z"
-                  - name: ci-bot
-                    functions: [require-labels]
-                    match: {users: [ci-bot]}
-                    reason: CI redeploys
-                    expires: "2099-12-31T00:00:00Z"
-                """);
+        return Files.writeString(dir.resolve("exceptions.yaml"), ExceptionsOnKubeApiServerTest.UNEXPIRED_EXCEPTIONS);
     }
 
     static Path registration() throws IOException {
@@ -131,17 +105,6 @@ class ExceptionsOnTheFunctionTest {
         return dir;
     }
 
-    /** The function's decision-log lines (in production, each its own JSON line on the console). */
-    static List<JsonNode> decisions() throws IOException {
-        List<JsonNode> out = new ArrayList<>();
-        for (String line : Files.readAllLines(function.log())) {
-            if (line.startsWith("{\"uid\"")) {
-                out.add(JSON.readTree(line));
-            }
-        }
-        return out;
-    }
-
     @Test
     void exceptedRequestsNeverReachTheFunctionAndTheFunctionExceptsWhatTheClusterCannot() throws Exception {
         assumeTrue(function != null && cluster != null);
@@ -167,7 +130,7 @@ class ExceptionsOnTheFunctionTest {
                 "--as=ci-bot", "--as-group=system:masters");                                    // by the function
 
         List<String> seen = new ArrayList<>();
-        for (JsonNode d : decisions()) {
+        for (JsonNode d : function.decisions()) {
             seen.add(d.path("namespace").asText() + "/" + d.path("name").asText() + " " + d.path("cluster").asText()
                     + " " + d.path("decision").asText() + " " + d.path("exception").asText());
         }

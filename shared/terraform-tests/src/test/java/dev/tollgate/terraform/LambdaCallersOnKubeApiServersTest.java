@@ -70,10 +70,7 @@ class LambdaCallersOnKubeApiServersTest {
 
     /** A root module: the function's clusters JSON and each cluster's configurations, in a scratch folder. */
     static Path rendering(int port) throws IOException {
-        Terraform.workTree(); // first: it replaces terraform-work
-        Path dir = Terraform.target().resolve("terraform-work").resolve("lambda-callers-kas");
-        Terraform.deleteTree(dir);
-        Files.createDirectories(dir);
+        Path dir = Terraform.scratchDir("lambda-callers-kas");
         String tree = dir.relativize(Terraform.workTree()).toString().replace('\\', '/');
         Files.writeString(dir.resolve("main.tf"), """
                 locals {
@@ -153,12 +150,9 @@ class LambdaCallersOnKubeApiServersTest {
                     westUnlabelled.stderr());
 
             List<String> seen = new ArrayList<>();
-            for (String line : Files.readAllLines(function.log())) {
-                if (line.startsWith("{\"uid\"")) {
-                    JsonNode d = JSON.readTree(line);
-                    seen.add(d.path("cluster").asText() + " " + d.path("name").asText() + " "
-                            + d.path("verdict").asText() + " " + d.path("enforcement").asText());
-                }
+            for (JsonNode d : function.decisions()) {
+                seen.add(d.path("cluster").asText() + " " + d.path("name").asText() + " "
+                        + d.path("verdict").asText() + " " + d.path("enforcement").asText());
             }
             assertEquals(List.of("east web allowed enforce", "west web allowed warn", "east unlabelled denied enforce",
                     "west unlabelled allowed warn"), seen, "the function's decision log, one line per review");

@@ -225,6 +225,17 @@ final class Terraform {
         }
     }
 
+    /**
+     * An empty folder {@code target/terraform-work/<name>} for a test's own root module, made after the scratch copy
+     * of terraform/ (which replaces terraform-work).
+     */
+    static Path scratchDir(String name) throws IOException {
+        workTree();
+        Path dir = target().resolve("terraform-work").resolve(name);
+        deleteTree(dir);
+        return Files.createDirectories(dir);
+    }
+
     static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;

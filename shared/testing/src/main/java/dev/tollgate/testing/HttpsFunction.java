@@ -22,6 +22,9 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 /**
  * A packaged function or bundle ({@code target/quarkus-app/quarkus-run.jar}) serving HTTPS on 127.0.0.1 with the
  * webhook certificate of a {@link KubeApiServer} instance (SAN 127.0.0.1; its CA is the instance's
@@ -30,6 +33,8 @@ import javax.net.ssl.TrustManagerFactory;
  * server need it.
  */
 public final class HttpsFunction implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Process process;
     private final int port;
@@ -111,6 +116,21 @@ public final class HttpsFunction implements AutoCloseable {
 
     public Path log() {
         return log;
+    }
+
+    /** The function's decision-log lines so far (in production, each its own JSON line on the console). */
+    public List<JsonNode> decisions() {
+        List<JsonNode> out = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(log)) {
+                if (line.startsWith("{\"uid\"")) {
+                    out.add(JSON.readTree(line));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
     }
 
     /**
