@@ -21,9 +21,9 @@ import dev.tollgate.gatekeeper.gator.GatorSuite;
  * Behaviour of Tollgate's library policies (general/ and pod-security-policy/ templates) that the gatekeeper-library's
  * own suites leave out: UPDATEs, absent parameters, exemptImages globs, the Pod-level fallbacks of the users
  * template, quantities the ephemeral-storage Rego reads or refuses. Each case is a user's Rego-only template of that
- * kind (so the library serves it), a Constraint and one object or AdmissionReview, run as a gator suite; the expected
- * counts are what the template's Rego gives (for K8sPSPAllowedUsers, the cases of gatekeeper-library
- * src/pod-security-policy/users/src_test.rego).
+ * kind (so the library serves it), a Constraint and one object or AdmissionReview, run as a gator suite. The expected
+ * counts and messages are read from each template's Rego (the gatekeeper-library folder its library file names); for
+ * K8sPSPAllowedUsers they are cases of gatekeeper-library src/pod-security-policy/users/src_test.rego.
  */
 class LibraryPoliciesBeyondTheSuitesTest {
 
@@ -152,7 +152,8 @@ class LibraryPoliciesBeyondTheSuitesTest {
                                 + " ephemeralContainers: [{name: e, image: nginx}]}"), 0),
 
                 // disallowedtags / disallowinteractive / imagedigests / disallowedrepos
-                c("tag of an exempt prefix", "K8sDisallowedTags", "{tags: [latest], exemptImages: ['registry.example/*']}",
+                c("tag of an exempt prefix", "K8sDisallowedTags",
+                        "{tags: [latest], exemptImages: ['registry.example/*']}",
                         pod("{containers: [{name: c, image: 'registry.example/app:latest'}]}"), 0),
                 c("digest only", "K8sDisallowedTags", "{tags: [latest]}",
                         pod("{containers: [{name: c, image: 'nginx@sha256:abcd'}]}"), 0),
@@ -171,7 +172,8 @@ class LibraryPoliciesBeyondTheSuitesTest {
                 // externalip / httpsonly / replicalimits / requiredannotations / requiredprobes / deprecated APIs
                 c("external IPs with no parameter", "K8sExternalIPs", null,
                         "{apiVersion: v1, kind: Service, metadata: {name: s}, spec: {externalIPs: [10.0.0.2, 10.0.0.1,"
-                                + " 10.0.0.2]}}", 1, "^service has forbidden external IPs: \\{\"10.0.0.1\", \"10.0.0.2\"\\}$"),
+                                + " 10.0.0.2]}}", 1,
+                        "^service has forbidden external IPs: \\{\"10.0.0.1\", \"10.0.0.2\"\\}$"),
                 c("ingress named by generateName", "K8sHttpsOnly", null,
                         "{apiVersion: networking.k8s.io/v1, kind: Ingress, metadata: {generateName: i-}, spec: {}}", 0),
                 c("replicas absent", "K8sReplicaLimits", "{ranges: [{min_replicas: 1, max_replicas: 3}]}",
@@ -205,7 +207,8 @@ class LibraryPoliciesBeyondTheSuitesTest {
                         "{allowedSELinuxOptions: [{type: container_t}]}",
                         pod("{securityContext: {seLinuxOptions: {type: container_t, level: s0}}, containers: []}"), 1,
                         "^SELinux options is not allowed, pod: p\\. Allowed options"),
-                c("container seLinuxOptions listed", "K8sPSPSELinuxV2", "{allowedSELinuxOptions: [{type: container_t}]}",
+                c("container seLinuxOptions listed", "K8sPSPSELinuxV2",
+                        "{allowedSELinuxOptions: [{type: container_t}]}",
                         pod("{containers: [{name: c, image: nginx, securityContext: {seLinuxOptions: {type:"
                                 + " container_t}}}]}"), 0),
                 c("flexVolume without a driver", "K8sPSPFlexVolumes", "{allowedFlexVolumes: [{driver: example/lvm}]}",
