@@ -38,7 +38,7 @@ import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
 public final class ValidatingPolicies {
 
     /** The API server drops a messageExpression result longer than this (celconfig). */
-    static final int MAX_MESSAGE_EXPRESSION_LENGTH = 5 * 1024;
+    static final int MAX_MESSAGE_EXPRESSION_LENGTH = PolicyExpressions.MAX_MESSAGE_EXPRESSION_LENGTH;
 
     static final PolicyConfig.Kinds<ValidatingPolicyDefinition, Binding> KINDS = new PolicyConfig.Kinds<>(
             ValidatingPolicyDefinition.API_VERSIONS, ValidatingPolicyDefinition.KIND,
@@ -237,38 +237,11 @@ public final class ValidatingPolicies {
         }
     }
 
-    /**
-     * The message of a failed validation: a usable messageExpression result, else the message, else
-     * {@code failed expression: <expression>}. A messageExpression that errs, is not a string, is blank, longer
-     * than 5 KiB or spans lines is not usable (as upstream).
-     *
-     * @throws CelEvaluationError only when the messageExpression ran out of cost budget, which upstream turns into
-     *                            an evaluation error rather than a fallback
-     */
+    /** The message of a failed validation ({@link PolicyExpressions#failureMessage}). */
     static String failureMessage(Validation validation, Compiled messageExpression, Evaluation evaluation)
             throws CelEvaluationError {
-        String message = "";
-        if (messageExpression != null && !messageExpression.failed()) {
-            try {
-                String value = evaluation.evaluateString(messageExpression.expression());
-                message = value == null ? "" : value.strip();
-                if (message.length() > MAX_MESSAGE_EXPRESSION_LENGTH || message.contains("\n")) {
-                    message = "";
-                }
-            } catch (CelEvaluationError e) {
-                if (e.kind() == CelEvaluationError.Kind.COST_LIMIT) {
-                    throw e;
-                }
-                message = "";
-            }
-        }
-        if (message.isEmpty()) {
-            message = validation.message().strip();
-        }
-        if (message.isEmpty()) {
-            message = "failed expression: " + validation.expression().strip();
-        }
-        return message;
+        return PolicyExpressions.failureMessage(validation.expression(), validation.message(), messageExpression,
+                evaluation);
     }
 
     private static void auditAnnotation(CompiledPolicy policy, Binding binding, AuditAnnotation annotation,

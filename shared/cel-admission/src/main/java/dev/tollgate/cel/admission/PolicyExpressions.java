@@ -138,6 +138,44 @@ public final class PolicyExpressions {
         return errors.isEmpty() ? ConditionResult.MATCH : new ConditionResult(false, String.join("; ", errors));
     }
 
+    /** The API server drops a messageExpression result longer than this (celconfig). */
+    public static final int MAX_MESSAGE_EXPRESSION_LENGTH = 5 * 1024;
+
+    /**
+     * The message of a failed validation, as the API server's validator builds it (k8s.io/apiserver
+     * pkg/admission/plugin/policy/validating/validator.go): a usable messageExpression result, else the message, else
+     * {@code failed expression: <expression>}. A messageExpression that errs, is not a string, is blank, longer than
+     * 5 KiB or spans lines is not usable.
+     *
+     * @throws CelEvaluationError only when the messageExpression ran out of cost budget, which upstream turns into
+     *                            an evaluation error rather than a fallback
+     */
+    public static String failureMessage(String expression, String message, Compiled messageExpression,
+            Evaluation evaluation) throws CelEvaluationError {
+        String result = "";
+        if (messageExpression != null && !messageExpression.failed()) {
+            try {
+                String value = evaluation.evaluateString(messageExpression.expression());
+                result = value == null ? "" : value.strip();
+                if (result.length() > MAX_MESSAGE_EXPRESSION_LENGTH || result.contains("\n")) {
+                    result = "";
+                }
+            } catch (CelEvaluationError e) {
+                if (e.kind() == CelEvaluationError.Kind.COST_LIMIT) {
+                    throw e;
+                }
+                result = "";
+            }
+        }
+        if (result.isEmpty()) {
+            result = message.strip();
+        }
+        if (result.isEmpty()) {
+            result = "failed expression: " + expression.strip();
+        }
+        return result;
+    }
+
     /** The API server's wording for an evaluation error. */
     public static String describe(CelEvaluationError e) {
         if (e.kind() == CelEvaluationError.Kind.COST_LIMIT) {

@@ -1,0 +1,348 @@
+package dev.tollgate.gatekeeper;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.tollgate.admission.AdmissionRequest;
+import dev.tollgate.admission.EnforcedVerdict;
+import dev.tollgate.admission.KubeObject;
+import dev.tollgate.admission.Verdict;
+import dev.tollgate.cel.AdmissionInput;
+import dev.tollgate.cel.CelEvaluationError;
+import dev.tollgate.cel.Evaluation;
+import dev.tollgate.cel.KubeCel;
+import dev.tollgate.cel.NamedExpression;
+import dev.tollgate.cel.ResultType;
+import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.NamespaceLookupException;
+import dev.tollgate.cel.admission.NamespaceOptions;
+import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.cel.admission.Params;
+import dev.tollgate.cel.admission.PolicyConfig;
+import dev.tollgate.cel.admission.PolicyExpressions;
+import dev.tollgate.cel.admission.PolicyExpressions.Compiled;
+import dev.tollgate.cel.admission.PolicySpec;
+import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
+
+/**
+ * ConstraintTemplates and their Constraints, compiled once and evaluated per request as Gatekeeper's admission webhook
+ * does with its k8scel driver (gatekeeper pkg/drivers/k8scel/driver.go Query; pkg/webhook/policy.go): each
+ * Constraint whose match selects the request is evaluated with {@code params} (the Constraint),
+ * {@code variables.anyObject} and {@code variables.params} (its spec.parameters) before the source's own variables;
+ * matchConditions skip; every failed validation is one violation, reported as {@code [<constraint>] <message>}; an
+ * evaluation error is a violation under failurePolicy Fail and nothing under Ignore. Thread-safe.
+ */
+public final class GatekeeperPolicies {
+
+    /** One violation of one Constraint. */
+    public record Violation(Constraint constraint, String message) {
+
+        /** As Gatekeeper's webhook words it: {@code [<constraint name>] <message>}. */
+        public String line() {
+            return "[" + constraint.name() + "] " + message;
+        }
+    }
+
+    /** A template's expressions, compiled against Gatekeeper's variables and the source's own. */
+    private static final class CompiledTemplate {
+        final ConstraintTemplate template;
+        final PolicyExpressions expressions;
+        final List<Compiled> validations = new ArrayList<>();
+        final List<Compiled> messages = new ArrayList<>();
+        final boolean usesNamespaceObject;
+
+        CompiledTemplate(KubeCel cel, ConstraintTemplate template) {
+            this.template = template;
+            CelSource source = template.source();
+            List<NamedExpression> variables = new ArrayList<>();
+            // transform/cel_snippets.go BindObjectV1Beta1 and BindParamsV1Beta1: the object under review (oldObject
+            // on DELETE, whose object is null) and the Constraint's spec.parameters (null when absent).
+            variables.add(new NamedExpression(CelSource.OBJECT_VARIABLE,
+                    "request.operation == \"DELETE\" && object == null ? oldObject : object"));
+            variables.add(new NamedExpression(CelSource.PARAMS_VARIABLE,
+                    "has(params.spec) && has(params.spec.parameters) ? params.spec.parameters : null"));
+            variables.addAll(source.variables());
+            PolicySpec spec = new PolicySpec(template.name(), new Params.Kind(Constraint.GROUP + "/v1beta1",
+                    template.kind()), null, source.matchConditions(), variables, source.failurePolicy());
+            this.expressions = new PolicyExpressions(cel, spec);
+            for (int i = 0; i < source.validations().size(); i++) {
+                CelSource.Validation v = source.validations().get(i);
+                if (v.listsViolations()) {
+                    validations.add(expressions.compile(v.violationsExpression(), ResultType.ANY,
+                            "validations[" + i + "].violationsExpression"));
+                    messages.add(null);
+                    continue;
+                }
+                validations.add(expressions.compile(v.expression(), ResultType.BOOL,
+                        "validations[" + i + "].expression"));
+                messages.add(v.messageExpression().isBlank() ? null : expressions.compile(v.messageExpression(),
+                        ResultType.STRING, "validations[" + i + "].messageExpression"));
+            }
+            this.usesNamespaceObject = Stream.concat(source.variables().stream(), source.matchConditions().stream())
+                    .map(NamedExpression::expression)
+                    .anyMatch(e -> e.contains("namespaceObject"))
+                    || source.validations().stream().anyMatch(v -> (v.expression() + v.messageExpression()
+                            + v.violationsExpression()).contains("namespaceObject"));
+        }
+    }
+
+    private final Map<String, CompiledTemplate> templates;
+    private final List<Constraint> constraints;
+    private final NamespaceOptions.PerCluster namespaces;
+    private final List<String> compileErrors = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+
+    private GatekeeperPolicies(KubeCel cel, List<ConstraintTemplate> templates, List<Constraint> constraints,
+            NamespaceOptions.PerCluster namespaces) {
+        this.templates = new LinkedHashMap<>();
+        for (ConstraintTemplate t : templates) {
+            CompiledTemplate c = new CompiledTemplate(cel, t);
+            c.expressions.compileErrors().forEach(e -> compileErrors.add(ConstraintTemplate.KIND + " '" + t.name()
+                    + "': " + e));
+            this.templates.put(t.kind(), c);
+        }
+        this.constraints = constraints.stream()
+                .sorted(Comparator.comparing(Constraint::kind).thenComparing(Constraint::name)).toList();
+        this.namespaces = namespaces;
+        for (ConstraintTemplate t : templates) {
+            if (constraints.stream().noneMatch(c -> c.kind().equals(t.kind()))) {
+                warnings.add(ConstraintTemplate.KIND + " '" + t.name() + "' has no Constraint of kind " + t.kind()
+                        + ": it is not enforced");
+            }
+        }
+    }
+
+    /** True for a document this class reads: a ConstraintTemplate or a Constraint. */
+    public static boolean isGatekeeper(ConfigFiles.Document d) {
+        return ConstraintTemplate.isTemplate(d) || Constraint.isConstraint(d);
+    }
+
+    /**
+     * Reads, checks and compiles the templates and constraints among {@code documents} ({@code v1 Namespace}s among
+     * them serve namespaceSelector and namespaceObject, as for ValidatingAdmissionPolicies; other documents are
+     * someone else's and ignored).
+     *
+     * @throws PolicyConfig.InvalidConfigException listing every problem: an invalid template or constraint, a template
+     *                                             nothing here can run, a constraint of a kind no template defines
+     */
+    public static GatekeeperPolicies load(List<ConfigFiles.Document> documents, KubeCel cel,
+            NamespaceOptions namespaceOptions) {
+        List<String> errors = new ArrayList<>();
+        List<ConstraintTemplate> templates = new ArrayList<>();
+        List<Constraint> constraints = new ArrayList<>();
+        List<ConfigFiles.Document> namespaceDocs = new ArrayList<>();
+        Map<String, String> kinds = new LinkedHashMap<>();
+        for (ConfigFiles.Document d : documents) {
+            if (ConstraintTemplate.isTemplate(d)) {
+                ConstraintTemplate t = ConstraintTemplate.parse(d, errors);
+                if (t != null && kinds.putIfAbsent(t.kind(), d.describe()) != null) {
+                    errors.add(d.describe() + ": kind " + t.kind() + " is already defined by " + kinds.get(t.kind()));
+                } else if (t != null) {
+                    templates.add(t);
+                }
+            } else if (Constraint.isConstraint(d)) {
+                Constraint c = Constraint.parse(d, errors);
+                if (c != null) {
+                    constraints.add(c);
+                }
+            } else if (Namespaces.isNamespace(d.object())) {
+                namespaceDocs.add(d);
+            }
+        }
+        for (Constraint c : constraints) {
+            if (!kinds.containsKey(c.kind()) && errors.stream().noneMatch(e -> e.contains("kind " + c.kind() + " "))) {
+                errors.add(c.kind() + " '" + c.name() + "' (" + c.source() + "): no ConstraintTemplate defines kind "
+                        + c.kind());
+            }
+        }
+        NamespaceOptions.PerCluster namespaces = null;
+        try {
+            namespaces = namespaceOptions.choose(Namespaces.from(namespaceDocs, namespaceOptions.unknown()));
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+        }
+        if (!errors.isEmpty()) {
+            throw new PolicyConfig.InvalidConfigException(errors);
+        }
+        return new GatekeeperPolicies(cel, templates, constraints, namespaces);
+    }
+
+    /** Expressions that failed to compile (each request of their constraints fails under the failurePolicy). */
+    public List<String> compileErrors() {
+        return List.copyOf(compileErrors);
+    }
+
+    /** Templates without any Constraint. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    public boolean isEmpty() {
+        return templates.isEmpty() && constraints.isEmpty();
+    }
+
+    /** One line for the startup log: "2 ConstraintTemplates (1 from Tollgate's library), 3 Constraints". */
+    public String summary() {
+        long library = templates.values().stream().filter(t -> t.template.origin().startsWith("Tollgate")).count();
+        return templates.size() + " ConstraintTemplates" + (library == 0 ? "" : " (" + library
+                + " on Tollgate's library)") + ", " + constraints.size() + " Constraints";
+    }
+
+    /** The templates, by kind, with where their CEL comes from. */
+    public Map<String, String> origins() {
+        Map<String, String> out = new LinkedHashMap<>();
+        templates.forEach((k, t) -> out.put(k, t.template.origin()));
+        return out;
+    }
+
+    /**
+     * Every violation of every Constraint that selects the request, in Constraint kind and name order.
+     *
+     * @throws NamespaceLookupException when a namespaceSelector or namespaceObject needs a namespace that cannot be
+     *                                  read
+     */
+    public List<Violation> review(AdmissionRequest request) {
+        return review(request, Inventory.EMPTY);
+    }
+
+    /** As {@link #review(AdmissionRequest)}, with the other objects referential policies read. */
+    public List<Violation> review(AdmissionRequest request, Inventory inventory) {
+        List<Violation> out = new ArrayList<>();
+        Namespaces ns = namespaces.of(request.cluster());
+        for (Constraint constraint : constraints) {
+            CompiledTemplate template = templates.get(constraint.kind());
+            if (!selects(constraint, request, ns)) {
+                continue;
+            }
+            evaluate(template, constraint, request, ns, out);
+        }
+        return out;
+    }
+
+    /**
+     * The answer Gatekeeper's webhook gives (pkg/webhook/policy.go): violations of {@code deny} Constraints deny with
+     * 403 Forbidden, their lines joined by new lines; those of {@code warn} Constraints are warnings; those of
+     * {@code dryrun} Constraints are recorded in the {@value EnforcedVerdict#WOULD_DENY} audit annotation, as
+     * Tollgate's audit mode records a denial. A namespace that cannot be read fails the request, as for a
+     * ValidatingAdmissionPolicy's namespaceObject.
+     */
+    public Verdict validate(AdmissionRequest request) {
+        List<Violation> violations;
+        try {
+            violations = review(request);
+        } catch (NamespaceLookupException e) {
+            return e.denial();
+        }
+        List<String> deny = new ArrayList<>();
+        List<String> warn = new ArrayList<>();
+        List<String> dryrun = new ArrayList<>();
+        for (Violation v : violations) {
+            for (Constraint.Action a : v.constraint().actions()) {
+                switch (a) {
+                    case DENY -> deny.add(v.line());
+                    case WARN -> warn.add(v.line());
+                    case DRYRUN -> dryrun.add(v.line());
+                }
+            }
+        }
+        Verdict verdict = deny.isEmpty() ? Verdict.allow() : Verdict.deny(403, "Forbidden", String.join("\n", deny));
+        verdict = verdict.withWarnings(warn);
+        if (!dryrun.isEmpty()) {
+            String value = String.join("\n", dryrun);
+            verdict = verdict.withAuditAnnotation(EnforcedVerdict.WOULD_DENY, value.length()
+                    > EnforcedVerdict.MAX_ANNOTATION_VALUE_LENGTH
+                            ? value.substring(0, EnforcedVerdict.MAX_ANNOTATION_VALUE_LENGTH) : value);
+        }
+        return verdict;
+    }
+
+    /** pkg/target/matcher.go matchAny: the object or the old object is selected. */
+    private static boolean selects(Constraint constraint, AdmissionRequest request, Namespaces ns) {
+        for (KubeObject o : new KubeObject[] {request.object(), request.oldObject()}) {
+            if (o != null && constraint.match().matches(o, request.namespace(), ns::require)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void evaluate(CompiledTemplate template, Constraint constraint, AdmissionRequest request,
+            Namespaces ns, List<Violation> out) {
+        PolicyExpressions exprs = template.expressions;
+        FailurePolicy failurePolicy = template.template.source().failurePolicy();
+        if (exprs.variablesError() != null) {
+            error(failurePolicy, constraint, exprs.variablesError(), out);
+            return;
+        }
+        ObjectNode namespaceObject = template.usesNamespaceObject ? ns.namespaceObject(request) : null;
+        Evaluation evaluation = exprs.set().newEvaluation(AdmissionInput.of(request).withParams(constraint.object())
+                .withNamespaceObject(namespaceObject));
+        PolicyExpressions.ConditionResult match = exprs.matchConditions(evaluation);
+        if (match.failed()) {
+            error(failurePolicy, constraint, match.error(), out);
+            return;
+        }
+        if (!match.matches()) {
+            return;
+        }
+        List<CelSource.Validation> validations = template.template.source().validations();
+        for (int i = 0; i < validations.size(); i++) {
+            Compiled rule = template.validations.get(i);
+            CelSource.Validation v = validations.get(i);
+            if (rule.failed()) {
+                error(failurePolicy, constraint, rule.error(), out);
+                continue;
+            }
+            try {
+                if (v.listsViolations()) {
+                    listed(evaluation.evaluate(rule.expression()), v, constraint, out);
+                } else if (!evaluation.evaluateBool(rule.expression())) {
+                    out.add(new Violation(constraint, PolicyExpressions.failureMessage(v.expression(), v.message(),
+                            template.messages.get(i), evaluation)));
+                }
+            } catch (CelEvaluationError e) {
+                if (e.kind() == CelEvaluationError.Kind.COST_LIMIT) {
+                    error(failurePolicy, constraint, "validation failed due to running out of cost budget, no"
+                            + " further validation rules will be run: " + e.getMessage(), out);
+                    return;
+                }
+                error(failurePolicy, constraint, PolicyExpressions.describe(e), out);
+            }
+        }
+    }
+
+    /** A violationsExpression's result: each string one violation. */
+    private static void listed(Object value, CelSource.Validation v, Constraint constraint, List<Violation> out)
+            throws CelEvaluationError {
+        if (!(value instanceof List<?> list)) {
+            throw new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, v.violationsExpression(),
+                    "violationsExpression must give a list of strings, got " + typeName(value), null);
+        }
+        for (Object item : list) {
+            if (!(item instanceof String s)) {
+                throw new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, v.violationsExpression(),
+                        "violationsExpression must give a list of strings, got an item of type " + typeName(item),
+                        null);
+            }
+            out.add(new Violation(constraint, s));
+        }
+    }
+
+    private static String typeName(Object value) {
+        return value == null ? "null" : value.getClass().getSimpleName();
+    }
+
+    /** driver.go: an error under Fail is a deny decision carrying the error; under Ignore nothing. */
+    private static void error(FailurePolicy failurePolicy, Constraint constraint, String message,
+            List<Violation> out) {
+        if (failurePolicy == FailurePolicy.Fail) {
+            out.add(new Violation(constraint, message));
+        }
+    }
+}
