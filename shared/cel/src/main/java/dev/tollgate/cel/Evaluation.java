@@ -243,7 +243,8 @@ public final class Evaluation implements CelVariableResolver {
                     : (authorizer = AuthzLibrary.authorizerFor(env.authorizer, r));
             case "authorizer.requestResource" -> requestResource != null ? requestResource
                     : (requestResource = AuthzLibrary.requestResourceFor(env.authorizer, r));
-            default -> env.constants.get(name);
+            default -> input.extras().containsKey(name) ? CelValues.fromJson(input.extras().get(name))
+                    : env.constants.get(name);
         };
         return Optional.ofNullable(v);
     }

@@ -50,6 +50,8 @@ public final class KubeCel {
     final Authorizer authorizer;
     final boolean admissionScope;
     final List<String> customVariables;
+    /** Variables declared beside the admission variables (dyn), bound through {@link AdmissionInput#extras()}. */
+    final List<String> admissionExtras;
     final List<KubeLibrary> libraries;
     final Map<String, Object> constants;
     /** The static types of this environment's variables (the rest are dyn). */
@@ -62,6 +64,7 @@ public final class KubeCel {
         this.authorizer = b.authorizer;
         this.admissionScope = b.customVariables == null;
         this.customVariables = b.customVariables == null ? List.of() : List.copyOf(b.customVariables);
+        this.admissionExtras = List.copyOf(b.admissionExtras);
         List<KubeLibrary> libs = new ArrayList<>(KubeLibraries.all());
         libs.add(new CelGoSemantics());
         this.libraries = List.copyOf(libs);
@@ -90,6 +93,12 @@ public final class KubeCel {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** This environment's settings (costs, authorizer) with further variables declared beside the admission ones. */
+    public KubeCel withAdmissionExtras(String... names) {
+        return builder().costLimitPerExpression(costLimitPerExpression).costBudgetPerEvaluation(costBudgetPerEvaluation)
+                .authorizer(authorizer).admissionExtras(names).build();
     }
 
     /** CEL options as the API server sets them (cel-go: CrossTypeNumericComparisons, optional syntax). */
@@ -126,6 +135,9 @@ public final class KubeCel {
             }
             b.addVar("authorizer", AuthzLibrary.AUTHORIZER);
             b.addVar("authorizer.requestResource", AuthzLibrary.RESOURCE_CHECK);
+            for (String v : admissionExtras) {
+                b.addVar(v, SimpleType.DYN);
+            }
         } else {
             for (String v : customVariables) {
                 b.addVar(v, declared.variables().getOrDefault(v, SimpleType.DYN));
@@ -242,8 +254,24 @@ public final class KubeCel {
         private long costBudgetPerEvaluation = DEFAULT_COST_BUDGET_PER_EVALUATION;
         private Authorizer authorizer = Authorizer.NONE;
         private List<String> customVariables;
+        private List<String> admissionExtras = List.of();
 
         private Builder() {
+        }
+
+        /**
+         * Declares further variables (dyn) beside the admission variables, which the API server does not have: an
+         * embedding's own inputs, such as Gatekeeper's {@code inventory}; bound per evaluation with {@link
+         * AdmissionInput#withExtra} (null when not bound).
+         */
+        public Builder admissionExtras(String... names) {
+            for (String n : names) {
+                if (ADMISSION_VARIABLES.contains(n)) {
+                    throw new IllegalArgumentException(n + " is an admission variable already");
+                }
+            }
+            this.admissionExtras = List.of(names);
+            return this;
         }
 
         /** The most one expression evaluation may cost; beyond it the evaluation fails (never hangs). */

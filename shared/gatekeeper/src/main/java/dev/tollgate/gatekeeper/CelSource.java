@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.tollgate.cel.NamedExpression;
+import dev.tollgate.cel.admission.Params;
 import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
 
 /**
@@ -20,13 +21,15 @@ import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
  *
  * <p>Tollgate's own library adds one field to a validation, {@code violationsExpression}: a list of strings, each one
  * violation. A Rego template reports one violation per offending item (container, port...), which one CEL validation
- * cannot; the library's policies use it where the Rego does.
+ * cannot; the library's policies use it where the Rego does. And a source field, {@code inventory}: the kinds
+ * ({@code [{apiVersion, kind}]}) of the other cluster objects a referential policy reads as the CEL variable
+ * {@code inventory} (Gatekeeper's {@code data.inventory}, see {@link Inventory}).
  *
  * @param validations   in order; each has an expression or a violationsExpression
  * @param failurePolicy what an evaluation error does
  */
 public record CelSource(List<NamedExpression> variables, List<NamedExpression> matchConditions,
-        List<Validation> validations, FailurePolicy failurePolicy) {
+        List<Validation> validations, FailurePolicy failurePolicy, List<Params.Kind> inventory) {
 
     /** Gatekeeper binds these before a source's own variables (transform/cel_snippets.go AllVariablesV1Beta1). */
     public static final String OBJECT_VARIABLE = "anyObject";
@@ -49,6 +52,7 @@ public record CelSource(List<NamedExpression> variables, List<NamedExpression> m
         variables = List.copyOf(variables);
         matchConditions = List.copyOf(matchConditions);
         validations = List.copyOf(validations);
+        inventory = List.copyOf(inventory);
     }
 
     /**
@@ -106,7 +110,20 @@ public record CelSource(List<NamedExpression> variables, List<NamedExpression> m
                 errors.add(at + ".failurePolicy: must be Fail or Ignore, got '" + fp.asText() + "'");
             }
         }
-        return errors.size() > before ? null : new CelSource(variables, conditions, validations, failurePolicy);
+        List<Params.Kind> inventory = new ArrayList<>();
+        JsonNode inv = source.path("inventory");
+        if (!inv.isMissingNode() && !allowViolationLists) {
+            errors.add(at + ".inventory: only Tollgate's library policies may use it");
+        }
+        for (int i = 0; i < inv.size(); i++) {
+            try {
+                inventory.add(Params.Kind.parse(inv.get(i), at + ".inventory[" + i + "]"));
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
+            }
+        }
+        return errors.size() > before ? null
+                : new CelSource(variables, conditions, validations, failurePolicy, inventory);
     }
 
     private static List<NamedExpression> named(JsonNode list, String at, List<String> errors) {

@@ -44,6 +44,53 @@ public record Constraint(String kind, String name, ObjectNode object, Constraint
         return p.isMissingNode() ? null : p;
     }
 
+    /**
+     * This Constraint with the defaults of its template's parameters schema filled in, as the API server fills in a
+     * custom resource's defaults from its CRD's structural schema (Gatekeeper creates the constraint's CRD from the
+     * template: frameworks constraint/pkg/schema): a property with a {@code default} that the parameters leave out
+     * gets it, inside objects and array items too.
+     */
+    Constraint withDefaults(JsonNode parametersSchema) {
+        if (parametersSchema == null || parametersSchema.isMissingNode() || !object.path("spec").has("parameters")
+                && !hasDefaults(parametersSchema)) {
+            return this;
+        }
+        ObjectNode copy = object.deepCopy();
+        ObjectNode spec = copy.with("spec");
+        JsonNode parameters = spec.path("parameters");
+        if (!parameters.isObject()) {
+            if (!parameters.isMissingNode()) {
+                return this;
+            }
+            parameters = spec.putObject("parameters");
+        }
+        defaults(parametersSchema, parameters);
+        if (parameters.isEmpty() && !object.path("spec").has("parameters")) {
+            spec.remove("parameters");
+        }
+        return new Constraint(kind, name, copy, match, actions, source);
+    }
+
+    private static boolean hasDefaults(JsonNode schema) {
+        return schema.toString().contains("\"default\"");
+    }
+
+    private static void defaults(JsonNode schema, JsonNode value) {
+        if (value instanceof ObjectNode o) {
+            for (var it = schema.path("properties").fields(); it.hasNext();) {
+                var p = it.next();
+                if (!o.has(p.getKey()) && p.getValue().has("default")) {
+                    o.set(p.getKey(), p.getValue().get("default").deepCopy());
+                }
+                if (o.has(p.getKey())) {
+                    defaults(p.getValue(), o.get(p.getKey()));
+                }
+            }
+        } else if (value.isArray() && schema.has("items")) {
+            value.forEach(item -> defaults(schema.get("items"), item));
+        }
+    }
+
     /** Reads a Constraint; problems are added to {@code errors}. */
     public static Constraint parse(ConfigFiles.Document doc, List<String> errors) {
         String at = doc.describe();

@@ -17,8 +17,11 @@ import dev.tollgate.cel.admission.ConfigFiles;
  * @param kind   the constraint kind it defines (spec.crd.spec.names.kind)
  * @param source the CEL it runs on
  * @param origin where that CEL comes from, for logs and reports
+ * @param parametersSchema spec.crd.spec.validation.openAPIV3Schema: the schema of a Constraint's spec.parameters (its
+ *                         defaults are applied, as the API server applies a CRD's), or a missing node
  */
-public record ConstraintTemplate(String name, String kind, CelSource source, String origin) {
+public record ConstraintTemplate(String name, String kind, CelSource source, String origin,
+        JsonNode parametersSchema) {
 
     public static final String GROUP = "templates.gatekeeper.sh";
     public static final Set<String> API_VERSIONS = Set.of(GROUP + "/v1", GROUP + "/v1beta1", GROUP + "/v1alpha1");
@@ -54,6 +57,7 @@ public record ConstraintTemplate(String name, String kind, CelSource source, Str
         if (!doc.name().equals(kind.toLowerCase(Locale.ROOT))) {
             errors.add(at + ": metadata.name must be the kind in lower case, '" + kind.toLowerCase(Locale.ROOT) + "'");
         }
+        JsonNode schema = doc.object().path("spec").path("crd").path("spec").path("validation").path("openAPIV3Schema");
         JsonNode targets = doc.object().path("spec").path("targets");
         if (!targets.isArray() || targets.size() != 1) {
             errors.add(at + ": spec.targets must hold exactly one target, " + TARGET);
@@ -79,7 +83,7 @@ public record ConstraintTemplate(String name, String kind, CelSource source, Str
             CelSource source = CelSource.parse(cel, at + ": spec.targets[0].code[" + celIndex + "].source", false,
                     errors);
             return errors.size() > before || source == null ? null
-                    : new ConstraintTemplate(doc.name(), kind, source, "its own " + CEL_ENGINE + " source");
+                    : new ConstraintTemplate(doc.name(), kind, source, "its own " + CEL_ENGINE + " source", schema);
         }
         TollgateLibrary.Entry entry = library.find(kind);
         if (entry == null) {
@@ -88,6 +92,7 @@ public record ConstraintTemplate(String name, String kind, CelSource source, Str
             return null;
         }
         return errors.size() > before ? null
-                : new ConstraintTemplate(doc.name(), kind, entry.source(), "Tollgate's library (" + entry.file() + ")");
+                : new ConstraintTemplate(doc.name(), kind, entry.source(), "Tollgate's library (" + entry.file() + ")",
+                        schema);
     }
 }

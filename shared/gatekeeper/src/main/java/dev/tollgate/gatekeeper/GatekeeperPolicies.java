@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,6 +25,8 @@ import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceLookupException;
 import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.cel.admission.ParamSource;
+import dev.tollgate.cel.admission.ParamSources;
 import dev.tollgate.cel.admission.Params;
 import dev.tollgate.cel.admission.PolicyConfig;
 import dev.tollgate.cel.admission.PolicyExpressions;
@@ -40,6 +44,9 @@ import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
  */
 public final class GatekeeperPolicies {
 
+    /** The CEL variable of a referential template's inventory. */
+    public static final String INVENTORY_VARIABLE = "inventory";
+
     /** One violation of one Constraint. */
     public record Violation(Constraint constraint, String message) {
 
@@ -56,10 +63,12 @@ public final class GatekeeperPolicies {
         final List<Compiled> validations = new ArrayList<>();
         final List<Compiled> messages = new ArrayList<>();
         final boolean usesNamespaceObject;
+        final boolean readsInventory;
 
         CompiledTemplate(KubeCel cel, ConstraintTemplate template) {
             this.template = template;
             CelSource source = template.source();
+            this.readsInventory = !source.inventory().isEmpty();
             List<NamedExpression> variables = new ArrayList<>();
             // transform/cel_snippets.go BindObjectV1Beta1 and BindParamsV1Beta1: the object under review (oldObject
             // on DELETE, whose object is null) and the Constraint's spec.parameters (null when absent).
@@ -95,14 +104,17 @@ public final class GatekeeperPolicies {
     private final Map<String, CompiledTemplate> templates;
     private final List<Constraint> constraints;
     private final NamespaceOptions.PerCluster namespaces;
+    private final ParamSources inventories;
     private final List<String> compileErrors = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
 
     private GatekeeperPolicies(KubeCel cel, List<ConstraintTemplate> templates, List<Constraint> constraints,
-            NamespaceOptions.PerCluster namespaces) {
+            NamespaceOptions.PerCluster namespaces, ParamSources inventories) {
         this.templates = new LinkedHashMap<>();
+        KubeCel withInventory = templates.stream().anyMatch(t -> !t.source().inventory().isEmpty())
+                ? cel.withAdmissionExtras(INVENTORY_VARIABLE) : cel;
         for (ConstraintTemplate t : templates) {
-            CompiledTemplate c = new CompiledTemplate(cel, t);
+            CompiledTemplate c = new CompiledTemplate(t.source().inventory().isEmpty() ? cel : withInventory, t);
             c.expressions.compileErrors().forEach(e -> compileErrors.add(ConstraintTemplate.KIND + " '" + t.name()
                     + "': " + e));
             this.templates.put(t.kind(), c);
@@ -110,6 +122,7 @@ public final class GatekeeperPolicies {
         this.constraints = constraints.stream()
                 .sorted(Comparator.comparing(Constraint::kind).thenComparing(Constraint::name)).toList();
         this.namespaces = namespaces;
+        this.inventories = inventories;
         for (ConstraintTemplate t : templates) {
             if (constraints.stream().noneMatch(c -> c.kind().equals(t.kind()))) {
                 warnings.add(ConstraintTemplate.KIND + " '" + t.name() + "' has no Constraint of kind " + t.kind()
@@ -155,6 +168,10 @@ public final class GatekeeperPolicies {
                 namespaceDocs.add(d);
             }
         }
+        Map<String, ConstraintTemplate> byKind = new LinkedHashMap<>();
+        templates.forEach(t -> byKind.put(t.kind(), t));
+        constraints.replaceAll(c -> byKind.containsKey(c.kind()) ? c.withDefaults(byKind.get(c.kind())
+                .parametersSchema()) : c);
         for (Constraint c : constraints) {
             if (!kinds.containsKey(c.kind()) && errors.stream().noneMatch(e -> e.contains("kind " + c.kind() + " "))) {
                 errors.add(c.kind() + " '" + c.name() + "' (" + c.source() + "): no ConstraintTemplate defines kind "
@@ -162,15 +179,21 @@ public final class GatekeeperPolicies {
             }
         }
         NamespaceOptions.PerCluster namespaces = null;
+        ParamSources inventories = null;
         try {
             namespaces = namespaceOptions.choose(Namespaces.from(namespaceDocs, namespaceOptions.unknown()));
+            // The referential policies' inventory is read as params are: objects of those kinds in the files, else
+            // the calling cluster's.
+            Set<Params.Kind> inventoryKinds = new LinkedHashSet<>();
+            templates.forEach(t -> inventoryKinds.addAll(t.source().inventory()));
+            inventories = namespaceOptions.chooseParams(Params.from(documents, inventoryKinds));
         } catch (IllegalArgumentException e) {
             errors.add(e.getMessage());
         }
         if (!errors.isEmpty()) {
             throw new PolicyConfig.InvalidConfigException(errors);
         }
-        return new GatekeeperPolicies(cel, templates, constraints, namespaces);
+        return new GatekeeperPolicies(cel, templates, constraints, namespaces, inventories);
     }
 
     /** Expressions that failed to compile (each request of their constraints fails under the failurePolicy). */
@@ -208,11 +231,14 @@ public final class GatekeeperPolicies {
      *                                  read
      */
     public List<Violation> review(AdmissionRequest request) {
-        return review(request, Inventory.EMPTY);
+        return review(request, null);
     }
 
-    /** As {@link #review(AdmissionRequest)}, with the other objects referential policies read. */
-    public List<Violation> review(AdmissionRequest request, Inventory inventory) {
+    /**
+     * As {@link #review(AdmissionRequest)}, with the other objects referential policies read given (gator's case
+     * inventory) instead of read from the files or the calling cluster.
+     */
+    public List<Violation> review(AdmissionRequest request, Inventory given) {
         List<Violation> out = new ArrayList<>();
         Namespaces ns = namespaces.of(request.cluster());
         for (Constraint constraint : constraints) {
@@ -220,9 +246,29 @@ public final class GatekeeperPolicies {
             if (!selects(constraint, request, ns)) {
                 continue;
             }
-            evaluate(template, constraint, request, ns, out);
+            Inventory inventory = Inventory.EMPTY;
+            if (template.readsInventory) {
+                try {
+                    inventory = given != null ? given : inventory(template, request.cluster());
+                } catch (Params.ParamException e) {
+                    error(template.template.source().failurePolicy(), constraint, "failed to read the inventory: "
+                            + e.getMessage(), out);
+                    continue;
+                }
+            }
+            evaluate(template, constraint, request, ns, inventory, out);
         }
         return out;
+    }
+
+    /** The objects of the kinds a referential template reads, from the files or the calling cluster. */
+    private Inventory inventory(CompiledTemplate template, String cluster) {
+        List<ObjectNode> objects = new ArrayList<>();
+        ParamSource source = inventories.of(cluster);
+        for (Params.Kind kind : template.template.source().inventory()) {
+            objects.addAll(source.everything(kind));
+        }
+        return Inventory.of(objects);
     }
 
     /**
@@ -273,7 +319,7 @@ public final class GatekeeperPolicies {
     }
 
     private static void evaluate(CompiledTemplate template, Constraint constraint, AdmissionRequest request,
-            Namespaces ns, List<Violation> out) {
+            Namespaces ns, Inventory inventory, List<Violation> out) {
         PolicyExpressions exprs = template.expressions;
         FailurePolicy failurePolicy = template.template.source().failurePolicy();
         if (exprs.variablesError() != null) {
@@ -281,8 +327,10 @@ public final class GatekeeperPolicies {
             return;
         }
         ObjectNode namespaceObject = template.usesNamespaceObject ? ns.namespaceObject(request) : null;
-        Evaluation evaluation = exprs.set().newEvaluation(AdmissionInput.of(request).withParams(constraint.object())
-                .withNamespaceObject(namespaceObject));
+        AdmissionInput input = AdmissionInput.of(request).withParams(constraint.object())
+                .withNamespaceObject(namespaceObject);
+        Evaluation evaluation = exprs.set().newEvaluation(template.readsInventory
+                ? input.withExtra(INVENTORY_VARIABLE, inventory.tree()) : input);
         PolicyExpressions.ConditionResult match = exprs.matchConditions(evaluation);
         if (match.failed()) {
             error(failurePolicy, constraint, match.error(), out);

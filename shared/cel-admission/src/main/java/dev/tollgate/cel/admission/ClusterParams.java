@@ -61,6 +61,9 @@ public final class ClusterParams implements ParamSource {
     private record Query(Params.Kind kind, String namespace, String name, String selector) {
     }
 
+    /** A query's namespace that lists a namespaced kind in every namespace (not a DNS label, so never a real one). */
+    private static final String EVERY_NAMESPACE = "*";
+
     private final ClusterConnection connection;
     private final Settings settings;
     private KubernetesClient client; // built at the first lookup; guarded by this
@@ -121,6 +124,25 @@ public final class ClusterParams implements ParamSource {
         });
     }
 
+    /**
+     * Every object of the kind in the cluster (all namespaces; none when the cluster does not serve the kind): one LIST, cached as a param lookup is (the TTL, the
+     * size bound, one request shared by concurrent reviews, failures not kept).
+     */
+    @Override
+    public List<ObjectNode> everything(Params.Kind kind) {
+        Optional<Resource> served;
+        try {
+            served = resources.get(kind, this::discover);
+        } catch (NamespaceLookupException e) {
+            throw new Params.ParamException(notFound(kind) + " (discovery: " + e.getMessage() + ")");
+        }
+        if (served.isEmpty()) {
+            return List.of(); // a kind the cluster does not serve has no objects (Gatekeeper syncs none either)
+        }
+        Resource resource = served.get();
+        return objects.get(new Query(kind, EVERY_NAMESPACE, "", ""), x -> fetch(resource, x));
+    }
+
     private Resource resource(Params.Kind kind) {
         Optional<Resource> r;
         try {
@@ -172,9 +194,11 @@ public final class ClusterParams implements ParamSource {
                 .withVersion(resource.version()).withKind(q.kind().kind()).withPlural(resource.plural())
                 .withNamespaced(resource.namespaced()).build();
         var all = c.genericKubernetesResources(context);
+        boolean everywhere = EVERY_NAMESPACE.equals(q.namespace());
         var op = resource.namespaced() ? all.inNamespace(q.namespace()) : all;
         String path = (resource.group().isEmpty() ? "/api/" : "/apis/" + resource.group() + "/") + resource.version()
-                + (resource.namespaced() ? "/namespaces/" + q.namespace() : "") + "/" + resource.plural();
+                + (resource.namespaced() && !everywhere ? "/namespaces/" + q.namespace() : "") + "/"
+                + resource.plural();
         try {
             if (!q.name().isEmpty()) {
                 GenericKubernetesResource one = op.withName(q.name()).get();
@@ -184,7 +208,9 @@ public final class ClusterParams implements ParamSource {
                 return List.of(object(c, q.kind(), one));
             }
             List<ObjectNode> found = new ArrayList<>();
-            for (GenericKubernetesResource o : op.withLabelSelector(q.selector()).list().getItems()) {
+            var items = resource.namespaced() && everywhere ? all.inAnyNamespace().list().getItems()
+                    : op.withLabelSelector(q.selector()).list().getItems();
+            for (GenericKubernetesResource o : items) {
                 found.add(object(c, q.kind(), o));
             }
             return List.copyOf(found);

@@ -26,6 +26,17 @@ public interface ParamSource {
      */
     List<ObjectNode> collect(Params.Kind kind, Params.Ref ref, AdmissionRequest request);
 
+    /**
+     * Every object of {@code kind} this source knows, in every namespace: the inventory a referential policy reads
+     * (Gatekeeper's {@code data.inventory}), not a binding's params.
+     *
+     * @throws Params.ParamException when the objects cannot be read (the reason, in the API server's words where it
+     *                               answered)
+     */
+    default List<ObjectNode> everything(Params.Kind kind) {
+        throw new Params.ParamException("cannot read " + kind + " objects: " + describe());
+    }
+
     /** Where params come from, for the startup log. */
     String describe();
 }

@@ -77,6 +77,12 @@ public final class ParamSources {
             }
 
             @Override
+            public List<ObjectNode> everything(Params.Kind kind) {
+                return !everyKindFromClusters && configured.configures(kind) ? configured.everything(kind)
+                        : cluster.everything(kind);
+            }
+
+            @Override
             public String describe() {
                 return cluster.describe();
             }
@@ -101,6 +107,11 @@ public final class ParamSources {
                 if (ref == null) {
                     return Params.nothingToCollect();
                 }
+                throw failure();
+            }
+
+            @Override
+            public List<ObjectNode> everything(Params.Kind kind) {
                 throw failure();
             }
 

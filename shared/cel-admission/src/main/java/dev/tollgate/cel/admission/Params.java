@@ -163,6 +163,12 @@ public final class Params implements ParamSource {
         return objects.size();
     }
 
+    /** The configured objects of {@code kind} (an inventory given in files, as gator's cases give one). */
+    @Override
+    public List<ObjectNode> everything(Kind kind) {
+        return objects.stream().filter(kind::matches).toList();
+    }
+
     /** Whether the configuration files hold objects of this kind. */
     public boolean configures(Kind kind) {
         return namespaced.containsKey(kind);

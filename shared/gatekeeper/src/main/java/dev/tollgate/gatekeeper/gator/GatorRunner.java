@@ -109,7 +109,7 @@ public final class GatorRunner {
             for (String p : c.inventory()) {
                 inventory.addAll(ConfigFiles.read(List.of(dir.resolve(p))));
             }
-            AdmissionRequest request = request(objects.get(0).object());
+            AdmissionRequest request = requestFor(objects.get(0).object());
             messages = policies.review(request, Inventory.of(inventory.stream().map(ConfigFiles.Document::object)
                     .toList())).stream().map(GatekeeperPolicies.Violation::message).toList();
         } catch (RuntimeException e) {
@@ -147,7 +147,7 @@ public final class GatorRunner {
      * The request for a case's object: an {@code admission.k8s.io} AdmissionReview's request (kind, namespace and name
      * from its object when it leaves them out, as gator's matching reads the object), else a CREATE of the object.
      */
-    static AdmissionRequest request(ObjectNode object) {
+    public static AdmissionRequest requestFor(ObjectNode object) {
         if ("AdmissionReview".equals(object.path("kind").asText())
                 && object.path("apiVersion").asText().startsWith("admission.k8s.io/")) {
             JsonNode r = object.path("request");
