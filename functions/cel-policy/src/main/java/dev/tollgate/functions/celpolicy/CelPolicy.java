@@ -21,11 +21,14 @@ import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.PolicyTypeChecker;
 import dev.tollgate.cel.admission.RegistrationCoverage;
+import dev.tollgate.gatekeeper.GatekeeperPolicies;
 
 /**
- * Serves ValidatingAdmissionPolicies from configuration files at {@code /cel-policy}. Everything is read, validated,
- * compiled and type checked at startup: an invalid document or an expression the API server would refuse stops the
- * function; a type-checking warning is logged ({@link #load}).
+ * Serves ValidatingAdmissionPolicies, and Gatekeeper's ConstraintTemplates and Constraints, from configuration files
+ * at {@code /cel-policy}. Everything is read, validated, compiled and type checked at startup: an invalid document, an
+ * expression the API server would refuse, or a template nothing here can run stops the function; a type-checking
+ * warning is logged ({@link #load}). A request is judged by both kinds: a denial of either denies (the
+ * ValidatingAdmissionPolicies' first), and the warnings and audit annotations of both are answered.
  */
 @ApplicationScoped
 public class CelPolicy implements ValidatingPolicy {
@@ -33,6 +36,11 @@ public class CelPolicy implements ValidatingPolicy {
     private static final Logger LOG = Logger.getLogger(CelPolicy.class);
 
     private final ValidatingPolicies policies;
+    private final GatekeeperPolicies gatekeeper;
+
+    /** What a configuration holds: its ValidatingAdmissionPolicies and its Gatekeeper templates and constraints. */
+    public record Loaded(ValidatingPolicies policies, GatekeeperPolicies gatekeeper) {
+    }
 
     @Inject
     public CelPolicy(
@@ -40,8 +48,10 @@ public class CelPolicy implements ValidatingPolicy {
             @ConfigProperty(name = "tollgate.cel-policy.authorizer", defaultValue = "none") String authorizer,
             Config all) {
         this(load(config, authorizer, key -> all.getOptionalValue(key, String.class)));
-        LOG.infof("cel-policy: %s (configuration %s)", policies.summary(), config);
+        LOG.infof("cel-policy: %s%s (configuration %s)", policies.summary(),
+                gatekeeper.isEmpty() ? "" : "; Gatekeeper: " + gatekeeper.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
+        gatekeeper.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
         // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.
         var registration = RegistrationCoverage.packagedRules("/cel-policy");
         if (!registration.isEmpty()) {
@@ -50,7 +60,13 @@ public class CelPolicy implements ValidatingPolicy {
     }
 
     public CelPolicy(ValidatingPolicies policies) {
-        this.policies = policies;
+        this(new Loaded(policies, null));
+    }
+
+    public CelPolicy(Loaded loaded) {
+        this.policies = loaded.policies();
+        this.gatekeeper = loaded.gatekeeper() != null ? loaded.gatekeeper() : GatekeeperPolicies.load(List.of(),
+                KubeCel.standard(), NamespaceOptions.config(dev.tollgate.cel.admission.Namespaces.Unknown.EMPTY));
     }
 
     /**
@@ -60,17 +76,33 @@ public class CelPolicy implements ValidatingPolicy {
      * line naming the file, the policy and the field in the API server's words; a type-checking warning (a field
      * the matched kind does not have, an operator on the wrong types) is logged once, and the policy is served.
      */
-    static ValidatingPolicies load(List<String> config, String authorizer,
-            Function<String, Optional<String>> settings) {
+    static Loaded load(List<String> config, String authorizer, Function<String, Optional<String>> settings) {
         KubeCel cel = environment(authorizer);
         List<ConfigFiles.Document> documents = ConfigFiles.read(config.stream().map(String::strip)
                 .filter(s -> !s.isEmpty()).map(Path::of).toList());
         // tollgate.cel-policy.namespaces, unknown-namespace, namespace-cache-ttl, namespace-cache-size,
         // namespace-lookup-timeout: see NamespaceOptions and application.properties.
-        ValidatingPolicies loaded = ValidatingPolicies.load(documents, cel,
-                NamespaceOptions.read("tollgate.cel-policy", settings));
-        typeCheck(cel, documents, loaded).forEach(w -> LOG.warn("cel-policy: type checking: " + w));
+        Loaded loaded = fromDocuments(documents, cel, NamespaceOptions.read("tollgate.cel-policy", settings));
+        List<ConfigFiles.Document> vap = documents.stream().filter(d -> !GatekeeperPolicies.isGatekeeper(d)).toList();
+        typeCheck(cel, vap, loaded.policies()).forEach(w -> LOG.warn("cel-policy: type checking: " + w));
+        if (!loaded.gatekeeper().compileErrors().isEmpty()) {
+            // Gatekeeper refuses a template whose CEL does not compile (its status says why): so does this function.
+            throw new IllegalArgumentException("cel-policy: Gatekeeper would refuse these templates: "
+                    + String.join("; ", loaded.gatekeeper().compileErrors()));
+        }
         return loaded;
+    }
+
+    /**
+     * The ValidatingAdmissionPolicies (with their bindings and params) and the Gatekeeper templates and constraints
+     * among the documents; Namespaces serve both.
+     *
+     * @throws dev.tollgate.cel.admission.PolicyConfig.InvalidConfigException listing every problem of either kind
+     */
+    public static Loaded fromDocuments(List<ConfigFiles.Document> documents, KubeCel cel, NamespaceOptions namespaces) {
+        List<ConfigFiles.Document> vap = documents.stream().filter(d -> !GatekeeperPolicies.isGatekeeper(d)).toList();
+        return new Loaded(ValidatingPolicies.load(vap, cel, namespaces),
+                GatekeeperPolicies.load(documents, cel, namespaces));
     }
 
     /**
@@ -103,8 +135,29 @@ public class CelPolicy implements ValidatingPolicy {
         return policies;
     }
 
+    public GatekeeperPolicies gatekeeper() {
+        return gatekeeper;
+    }
+
     @Override
     public Verdict validate(AdmissionRequest request) {
-        return policies.validate(request);
+        Verdict vap = policies.validate(request);
+        if (gatekeeper.isEmpty()) {
+            return vap;
+        }
+        return combined(vap, gatekeeper.validate(request));
+    }
+
+    /** A denial of either (the first's when both deny), with the warnings and audit annotations of both. */
+    static Verdict combined(Verdict first, Verdict second) {
+        Verdict decided = !first.allowed() ? first : second;
+        Verdict other = decided == first ? second : first;
+        Verdict out = decided.withWarnings(other.warnings());
+        for (var a : other.auditAnnotations().entrySet()) {
+            if (!out.auditAnnotations().containsKey(a.getKey())) {
+                out = out.withAuditAnnotation(a.getKey(), a.getValue());
+            }
+        }
+        return out;
     }
 }

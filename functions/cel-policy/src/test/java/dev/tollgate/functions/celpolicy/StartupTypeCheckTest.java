@@ -53,7 +53,7 @@ class StartupTypeCheckTest {
 
     private List<String> warnings(String spec) throws Exception {
         List<String> config = write(spec);
-        ValidatingPolicies loaded = CelPolicy.load(config, "none", key -> Optional.empty());
+        ValidatingPolicies loaded = CelPolicy.load(config, "none", key -> Optional.empty()).policies();
         return CelPolicy.typeCheck(CelPolicy.environment("none"), ConfigFiles.read(List.of(dir)), loaded);
     }
 
@@ -66,7 +66,7 @@ class StartupTypeCheckTest {
     @Test
     void theShippedExamplesStartClean() {
         var documents = ConfigFiles.read(List.of(Path.of("examples")));
-        ValidatingPolicies loaded = CelPolicy.load(List.of("examples"), "none", key -> Optional.empty());
+        ValidatingPolicies loaded = CelPolicy.load(List.of("examples"), "none", key -> Optional.empty()).policies();
         assertEquals(List.of(), CelPolicy.typeCheck(CelPolicy.environment("none"), documents, loaded));
         assertFalse(loaded.summary().isEmpty());
     }

@@ -32,8 +32,18 @@ import dev.tollgate.gatekeeper.Inventory;
  */
 public final class GatorRunner {
 
-    /** One case's outcome: null error when it passed. */
-    public record CaseResult(String test, String name, boolean skipped, String error) {
+    /**
+     * One case's outcome: null error when it passed.
+     *
+     * @param violations the violations' messages (empty for a case that did not get as far as the review)
+     */
+    public record CaseResult(String test, String name, boolean skipped, String error, List<String> violations,
+            double millis) {
+
+        CaseResult(String test, String name, boolean skipped, String error) {
+            this(test, name, skipped, error, List.of(), 0);
+        }
+
         public boolean passed() {
             return !skipped && error == null;
         }
@@ -75,8 +85,15 @@ public final class GatorRunner {
                 continue;
             }
             for (GatorSuite.Case c : test.cases()) {
-                out.add(c.skip() ? new CaseResult(test.name(), c.name(), true, null)
-                        : new CaseResult(test.name(), c.name(), false, check(policies, dir, c)));
+                if (c.skip()) {
+                    out.add(new CaseResult(test.name(), c.name(), true, null));
+                    continue;
+                }
+                long start = System.nanoTime();
+                List<String> violations = new ArrayList<>();
+                String error = check(policies, dir, c, violations);
+                out.add(new CaseResult(test.name(), c.name(), false, error, List.copyOf(violations),
+                        (System.nanoTime() - start) / 1e6));
             }
         }
         return out;
@@ -92,7 +109,7 @@ public final class GatorRunner {
     }
 
     /** The case's error, or null when every assertion holds. */
-    private static String check(GatekeeperPolicies policies, Path dir, GatorSuite.Case c) {
+    private static String check(GatekeeperPolicies policies, Path dir, GatorSuite.Case c, List<String> violations) {
         if (c.object().isEmpty()) {
             return "must define object";
         }
@@ -115,6 +132,7 @@ public final class GatorRunner {
         } catch (RuntimeException e) {
             return e.getMessage();
         }
+        violations.addAll(messages);
         for (GatorSuite.Assertion a : c.assertions()) {
             String error = assertion(a, messages);
             if (error != null) {

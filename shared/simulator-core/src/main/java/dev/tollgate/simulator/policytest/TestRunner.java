@@ -25,6 +25,8 @@ import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.Conversions;
 import dev.tollgate.simulator.HttpWebhookClient;
 import dev.tollgate.simulator.InProcessFunctions;
+import dev.tollgate.gatekeeper.gator.GatorRunner;
+import dev.tollgate.gatekeeper.gator.GatorSuite;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
 import dev.tollgate.simulator.KindCheck;
@@ -229,17 +231,20 @@ public final class TestRunner {
      * @throws InputException for a file, a case or a policy configuration that is wrong
      */
     public Run run(List<Path> files) {
-        List<Plan> plans = new ArrayList<>();
+        // Each file is a test file of Tollgate's or a gator suite (Gatekeeper's test.gatekeeper.sh Suite).
+        List<Object> plans = new ArrayList<>();
         for (Path f : files) {
-            plans.add(plan(TestFile.read(f)));
+            plans.add(GatorRunner.isSuiteFile(f) ? suite(f) : plan(TestFile.read(f)));
         }
         TypeCheck typeCheck = new TypeCheck();
-        for (Plan p : plans) {
-            typeCheck.check(celPolicies(p.test()), schemas(p.test()), clusterSchemas);
+        for (Object p : plans) {
+            if (p instanceof Plan plan) {
+                typeCheck.check(celPolicies(plan.test()), schemas(plan.test()), clusterSchemas);
+            }
         }
         List<FileRun> runs = new ArrayList<>();
-        for (Plan p : plans) {
-            runs.add(run(p));
+        for (Object p : plans) {
+            runs.add(p instanceof Plan plan ? run(plan) : run((GatorSuite) p));
         }
         return new Run(runs, typeCheck.findings().stream().map(f -> new TypeCheckLine(
                 f.severity() == dev.tollgate.cel.admission.PolicyTypeChecker.Severity.ERROR, TypeCheck.line(f)))
@@ -331,6 +336,35 @@ public final class TestRunner {
             compileErrors.forEach(e -> notes.add("compilation error (the policy applies its failurePolicy): " + e));
         }
         return new Plan(t, namespaces, overrides, notes);
+    }
+
+    private static GatorSuite suite(Path file) {
+        try {
+            return GatorSuite.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new InputException(e.getMessage());
+        }
+    }
+
+    /**
+     * A gator suite, run as {@code gator verify} runs it (shared/gatekeeper GatorRunner: the template and constraint
+     * evaluated directly, not through the webhooks); each case a result named {@code <test>/<case>}, its failed
+     * assertion the mismatch, skipped cases left out.
+     */
+    private static FileRun run(GatorSuite suite) {
+        List<CaseResult> results = new ArrayList<>();
+        for (GatorRunner.CaseResult r : new GatorRunner(dev.tollgate.cel.KubeCel.standard()).run(suite)) {
+            if (r.skipped()) {
+                continue;
+            }
+            var report = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            r.violations().forEach(report.putArray("violations")::add);
+            results.add(new CaseResult(suite.file().toString(), r.test() + "/" + r.name(), r.error() == null
+                    ? List.of() : List.of(new CaseResult.Mismatch("assertions", "as the suite states", r.error(),
+                            List.of())), r.violations().size() + " violation" + (r.violations().size() == 1 ? "" : "s"),
+                    r.millis(), report));
+        }
+        return new FileRun(suite.file(), List.copyOf(results), List.of());
     }
 
     private FileRun run(Plan plan) {

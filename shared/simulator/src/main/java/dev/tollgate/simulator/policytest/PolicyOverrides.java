@@ -8,11 +8,11 @@ import java.util.Map;
 import dev.tollgate.admission.AdmissionHandler;
 import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.functions.celmutate.CelMutate;
 import dev.tollgate.functions.celmutate.MutatingPolicies;
 import dev.tollgate.functions.celpolicy.CelPolicy;
-import dev.tollgate.functions.celpolicy.ValidatingPolicies;
 import dev.tollgate.simulator.InputException;
 
 /**
@@ -33,9 +33,11 @@ public final class PolicyOverrides implements TestRunner.CelFunctions {
             List<ConfigFiles.Document> docs = PolicyDocuments.read(field, e.getValue());
             try {
                 if (e.getKey().equals("cel-policy")) {
-                    ValidatingPolicies p = ValidatingPolicies.load(docs, CelPolicy.environment("none"),
-                            Namespaces.Unknown.EMPTY);
-                    p.compileErrors().forEach(m -> problems.add("policies." + e.getKey() + ": " + m));
+                    // ValidatingAdmissionPolicies and Gatekeeper templates and constraints, as the function loads them.
+                    CelPolicy.Loaded p = CelPolicy.fromDocuments(docs, CelPolicy.environment("none"),
+                            NamespaceOptions.config(Namespaces.Unknown.EMPTY));
+                    p.policies().compileErrors().forEach(m -> problems.add("policies." + e.getKey() + ": " + m));
+                    p.gatekeeper().compileErrors().forEach(m -> problems.add("policies." + e.getKey() + ": " + m));
                     built.put(e.getKey(), new CelPolicy(p));
                 } else {
                     MutatingPolicies p = MutatingPolicies.load(docs, CelMutate.environment("none"),
