@@ -244,8 +244,9 @@ public final class ExpressionSet {
         CelSource source = ast.getSource();
         Map<Long, CelExpr> byId = new java.util.HashMap<>();
         CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(n -> byId.put(n.expr().id(), n.expr()));
+        List<CelIssue> validatorIssues = new ArrayList<>();
         LiteralValidators.validate(env.cel, ast,
-                (id, message) -> issues.add(issue(source, literalOffset(source, byId.get(id)), message)));
+                (id, message) -> validatorIssues.add(issue(source, literalOffset(source, byId.get(id)), message)));
         CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(node -> {
             CelExpr e = node.expr();
             if (e.getKind() == CelExpr.ExprKind.Kind.SELECT && env.admissionScope) {
@@ -275,6 +276,11 @@ public final class ExpressionSet {
                 errors.forEach(msg -> issues.add(issue(source, e.id(), msg)));
             }
         });
+        // The checks above are cel-go checker errors; cel-go runs the validators only on an expression that
+        // type-checked (cel/env.go Check), so their issues are reported only when there is no checker error.
+        if (issues.isEmpty()) {
+            issues.addAll(validatorIssues);
+        }
         issues.sort(Comparator.comparing(CelIssue::getSourceLocation));
         return issues;
     }
@@ -354,6 +360,6 @@ public final class ExpressionSet {
             issues.add(new CelCompileException.Issue(Math.max(loc.getLine(), 0), Math.max(loc.getColumn(), -1) + 1,
                     i.getMessage()));
         }
-        return new CelCompileException(expression, issues, CelIssue.toDisplayString(errors, source));
+        return CelCompileException.ofIssues(expression, issues, CelGoIssues.displayString(errors, source));
     }
 }
