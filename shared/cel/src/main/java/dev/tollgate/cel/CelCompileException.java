@@ -51,7 +51,15 @@ public final class CelCompileException extends Exception {
      * {@code <field>: Invalid value: "<expression>": } (apis/admissionregistration/validation).
      */
     public String compilationError() {
-        return celIssues ? "compilation failed: " + details : details;
+        return compilationError(java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * {@link #compilationError()} with cel-go's issues passed through {@code asWritten} first: for an expression
+     * compiled from a rewritten text, to give positions and excerpts of the text as written.
+     */
+    public String compilationError(java.util.function.UnaryOperator<String> asWritten) {
+        return celIssues ? "compilation failed: " + asWritten.apply(details) : details;
     }
 
     /**

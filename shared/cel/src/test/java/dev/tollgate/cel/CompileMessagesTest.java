@@ -2,6 +2,7 @@ package dev.tollgate.cel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -104,5 +105,39 @@ class CompileMessagesTest {
                 .compile("params.x == 1 && 'a'.matches('(')", ResultType.BOOL));
         assertEquals("compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' (in container '')\n"
                 + " | params.x == 1 && 'a'.matches('(')\n | ^", e.compilationError());
+    }
+
+    /**
+     * A composition variable that does not compile (k8s.io/apiserver pkg/admission/plugin/cel/composition.go):
+     * declared dyn, so the rest compile; reading it fails with "composited variable ... fails to compile: " and
+     * compile.go's error; expressions that do not read it are unaffected.
+     */
+    @Test
+    void aVariableThatDoesNotCompileFailsOnlyWhatReadsIt() throws Exception {
+        ExpressionSet set = KubeCel.standard().compileVariablesKeepingErrors(java.util.List.of(
+                new NamedExpression("ok", "object.metadata.name"),
+                new NamedExpression("broken", "object.spec.replicas >"),
+                new NamedExpression("uses", "variables.broken.size() > 0"),
+                new NamedExpression("wrong", "'a' + 1")), DeclaredTypes.none(), java.util.Set.of());
+        assertEquals(java.util.List.of("broken", "wrong"), java.util.List.copyOf(set.variableCompileErrors().keySet()));
+        Evaluation ev = set.newEvaluation(AdmissionInput.of(Requests.createPod(KubeCelTest.POD)));
+        assertEquals(true, ev.evaluateBool(set.compile("variables.ok == 'web'", ResultType.BOOL)));
+        CompiledExpression readsBroken = set.compile("variables.broken == true", ResultType.BOOL);
+        CelEvaluationError e = assertThrows(CelEvaluationError.class, () -> ev.evaluateBool(readsBroken));
+        assertEquals("composited variable \"broken\" fails to compile: compilation failed: ERROR: <input>:1:23: "
+                + "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', "
+                + "'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | object.spec.replicas >\n"
+                + " | ......................^", e.getMessage());
+        assertEquals("variables.broken == true", e.expression());
+        // a variable reading the failed one fails to evaluate, with the failure inside
+        CelEvaluationError nested = assertThrows(CelEvaluationError.class,
+                () -> ev.evaluateBool(set.compile("variables.uses", ResultType.BOOL)));
+        assertTrue(nested.getMessage().startsWith("composited variable \"uses\" fails to evaluate: composited "
+                + "variable \"broken\" fails to compile: compilation failed: ERROR: <input>:1:23: "), nested.getMessage());
+        CelEvaluationError wrong = assertThrows(CelEvaluationError.class,
+                () -> ev.evaluate(set.compile("variables.wrong", ResultType.ANY)));
+        assertEquals("composited variable \"wrong\" fails to compile: compilation failed: ERROR: <input>:1:5: "
+                + "found no matching overload for '_+_' applied to '(string, int)'\n | 'a' + 1\n | ....^",
+                wrong.getMessage());
     }
 }
