@@ -124,7 +124,7 @@ public final class Evaluation implements CelVariableResolver {
         } catch (CostExceeded e) {
             throw new CelEvaluationError(CelEvaluationError.Kind.COST_LIMIT, expression.source(), e.getMessage(), e);
         } catch (VariableFailed e) {
-            throw e.error;
+            throw e.in(expression);
         } catch (RuntimeException e) {
             throw new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, expression.source(),
                     String.valueOf(e.getMessage()), e);
@@ -140,7 +140,7 @@ public final class Evaluation implements CelVariableResolver {
                         c.getMessage(), e);
             }
             if (t instanceof VariableFailed v) {
-                return v.error;
+                return v.in(expression);
             }
         }
         return new CelEvaluationError(CelEvaluationError.Kind.RUNTIME, expression.source(), message(expression, e), e);
@@ -208,13 +208,23 @@ public final class Evaluation implements CelVariableResolver {
             throw variableErrors[i];
         }
         if (variableValues[i] == null) {
+            // k8s.io/apiserver pkg/admission/plugin/cel/composition.go variableAccessor.Callback: the variable's
+            // failure, in these words, is the error of the expression that read it
+            String name = set.variables().get(i).name();
+            CelCompileException failedToCompile = set.variableCompileErrors.get(i);
+            if (failedToCompile != null) {
+                variableErrors[i] = new CelEvaluationError(CelEvaluationError.Kind.RUNTIME,
+                        set.variables().get(i).expression(), "composited variable \"" + name + "\" fails to compile: "
+                        + failedToCompile.compilationError(), null);
+                throw variableErrors[i];
+            }
             CompiledExpression v = set.compiledVariables.get(i);
             try {
                 Object value = run(v);
                 variableValues[i] = value == null ? NullValue.NULL_VALUE : value;
             } catch (CelEvaluationError e) {
                 CelEvaluationError named = new CelEvaluationError(e.kind(), e.expression(),
-                        "variables." + set.variables().get(i).name() + ": " + e.getMessage(), e);
+                        "composited variable \"" + name + "\" fails to evaluate: " + e.getMessage(), e);
                 variableErrors[i] = named;
                 throw named;
             }
@@ -348,6 +358,11 @@ public final class Evaluation implements CelVariableResolver {
         VariableFailed(CelEvaluationError error) {
             super(error.getMessage(), null, false, false);
             this.error = error;
+        }
+
+        /** The variable's error as the error of the expression that read it (filter.go names that expression). */
+        CelEvaluationError in(CompiledExpression reader) {
+            return new CelEvaluationError(error.kind(), reader.source(), error.getMessage(), error);
         }
     }
 }

@@ -59,8 +59,20 @@ public final class ExpressionSet {
         this(env, variables, compiledVariables, unavailable, DeclaredTypes.none());
     }
 
+    /**
+     * The compile error of each variable that failed to compile ({@link KubeCel#compileVariablesKeepingErrors}), by
+     * index; empty when every variable compiled. A failed variable's {@code compiledVariables} entry is null.
+     */
+    final Map<Integer, CelCompileException> variableCompileErrors;
+
     ExpressionSet(KubeCel env, List<NamedExpression> variables, List<CompiledExpression> compiledVariables,
             Set<String> unavailable, DeclaredTypes declared) {
+        this(env, variables, compiledVariables, unavailable, declared, Map.of());
+    }
+
+    ExpressionSet(KubeCel env, List<NamedExpression> variables, List<CompiledExpression> compiledVariables,
+            Set<String> unavailable, DeclaredTypes declared, Map<Integer, CelCompileException> variableCompileErrors) {
+        this.variableCompileErrors = Map.copyOf(variableCompileErrors);
         this.env = env;
         this.declared = withVariableTypes(env, env.baseTypes.and(declared), variables, compiledVariables);
         this.unavailable = unavailable;
@@ -82,7 +94,8 @@ public final class ExpressionSet {
         }
         Map<String, dev.cel.common.types.CelType> fields = new java.util.LinkedHashMap<>();
         for (int i = 0; i < variables.size(); i++) {
-            fields.put(variables.get(i).name(), compiled.get(i).checkedType);
+            // composition.go: a variable that failed to compile is declared dyn (no output type)
+            fields.put(variables.get(i).name(), compiled.get(i) == null ? SimpleType.DYN : compiled.get(i).checkedType);
         }
         return declared.with("variables", dev.cel.common.types.StructType.create("kubernetes.variables",
                 com.google.common.collect.ImmutableSet.copyOf(fields.keySet()),
@@ -100,6 +113,17 @@ public final class ExpressionSet {
             typedCel = c;
         }
         return c;
+    }
+
+    /** The variables that failed to compile, by name, in order (see {@link KubeCel#compileVariablesKeepingErrors}). */
+    public Map<String, CelCompileException> variableCompileErrors() {
+        Map<String, CelCompileException> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < variables.size(); i++) {
+            if (variableCompileErrors.containsKey(i)) {
+                out.put(variables.get(i).name(), variableCompileErrors.get(i));
+            }
+        }
+        return out;
     }
 
     /** The composition variables, in order. */
@@ -244,8 +268,9 @@ public final class ExpressionSet {
         CelSource source = ast.getSource();
         Map<Long, CelExpr> byId = new java.util.HashMap<>();
         CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(n -> byId.put(n.expr().id(), n.expr()));
+        List<CelIssue> validatorIssues = new ArrayList<>();
         LiteralValidators.validate(env.cel, ast,
-                (id, message) -> issues.add(issue(source, literalOffset(source, byId.get(id)), message)));
+                (id, message) -> validatorIssues.add(issue(source, literalOffset(source, byId.get(id)), message)));
         CelNavigableAst.fromAst(ast).getRoot().allNodes().forEach(node -> {
             CelExpr e = node.expr();
             if (e.getKind() == CelExpr.ExprKind.Kind.SELECT && env.admissionScope) {
@@ -275,6 +300,11 @@ public final class ExpressionSet {
                 errors.forEach(msg -> issues.add(issue(source, e.id(), msg)));
             }
         });
+        // The checks above are cel-go checker errors; cel-go runs the validators only on an expression that
+        // type-checked (cel/env.go Check), so their issues are reported only when there is no checker error.
+        if (issues.isEmpty()) {
+            issues.addAll(validatorIssues);
+        }
         issues.sort(Comparator.comparing(CelIssue::getSourceLocation));
         return issues;
     }
@@ -354,6 +384,6 @@ public final class ExpressionSet {
             issues.add(new CelCompileException.Issue(Math.max(loc.getLine(), 0), Math.max(loc.getColumn(), -1) + 1,
                     i.getMessage()));
         }
-        return new CelCompileException(expression, issues, CelIssue.toDisplayString(errors, source));
+        return CelCompileException.ofIssues(expression, issues, CelGoIssues.displayString(errors, source));
     }
 }

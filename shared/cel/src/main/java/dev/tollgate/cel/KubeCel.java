@@ -203,6 +203,24 @@ public final class KubeCel {
      */
     public ExpressionSet compileVariables(List<NamedExpression> variables, DeclaredTypes types,
             Set<String> undeclared) throws CelCompileException {
+        return compileVariables(variables, types, undeclared, false);
+    }
+
+    /**
+     * Like {@link #compileVariables(List, DeclaredTypes, Set)}, but a variable whose expression does not compile
+     * is kept as the API server's composition keeps it (k8s.io/apiserver pkg/admission/plugin/cel/composition.go
+     * {@code CompileAndStoreVariable}): declared {@code dyn}, so the later variables and expressions still compile,
+     * and evaluating it fails with {@code composited variable "<name>" fails to compile: <compile.go's error>}, so
+     * only the expressions that read it fail. {@link ExpressionSet#variableCompileErrors()} lists the failures.
+     * A name that is not a CEL identifier, or a repeated one, is still thrown.
+     */
+    public ExpressionSet compileVariablesKeepingErrors(List<NamedExpression> variables, DeclaredTypes types,
+            Set<String> undeclared) throws CelCompileException {
+        return compileVariables(variables, types, undeclared, true);
+    }
+
+    private ExpressionSet compileVariables(List<NamedExpression> variables, DeclaredTypes types,
+            Set<String> undeclared, boolean keepErrors) throws CelCompileException {
         Objects.requireNonNull(variables, "variables");
         Objects.requireNonNull(types, "types");
         for (String u : undeclared) {
@@ -212,6 +230,7 @@ public final class KubeCel {
         }
         List<NamedExpression> done = new ArrayList<>();
         List<CompiledExpression> compiled = new ArrayList<>();
+        Map<Integer, CelCompileException> failed = new java.util.HashMap<>();
         for (NamedExpression v : variables) {
             if (!v.name().matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
                 throw new CelCompileException(v.expression(), List.of(new CelCompileException.Issue(0, 0,
@@ -222,12 +241,22 @@ public final class KubeCel {
                 throw new CelCompileException(v.expression(), List.of(new CelCompileException.Issue(0, 0,
                         "duplicate variable name '" + v.name() + "'")), "duplicate variable name '" + v.name() + "'");
             }
-            ExpressionSet before = new ExpressionSet(this, List.copyOf(done), List.copyOf(compiled),
-                    Set.copyOf(undeclared), types);
-            compiled.add(before.compile(v.expression(), ResultType.ANY));
+            ExpressionSet before = new ExpressionSet(this, List.copyOf(done),
+                    java.util.Collections.unmodifiableList(new ArrayList<>(compiled)), Set.copyOf(undeclared), types,
+                    failed);
+            try {
+                compiled.add(before.compile(v.expression(), ResultType.ANY));
+            } catch (CelCompileException e) {
+                if (!keepErrors) {
+                    throw e;
+                }
+                failed.put(compiled.size(), e);
+                compiled.add(null);
+            }
             done.add(v);
         }
-        return new ExpressionSet(this, done, compiled, Set.copyOf(undeclared), types);
+        return new ExpressionSet(this, done, java.util.Collections.unmodifiableList(compiled),
+                Set.copyOf(undeclared), types, failed);
     }
 
     /** An evaluation with no composition variables, for expressions from {@link #compile}. */

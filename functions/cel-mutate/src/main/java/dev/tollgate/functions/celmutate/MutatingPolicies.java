@@ -66,16 +66,16 @@ public final class MutatingPolicies {
             for (int i = 0; i < ms.size(); i++) {
                 String what = "mutations[" + i + "]." + (ms.get(i).patchType() == PatchType.JSONPatch ? "jsonPatch"
                         : "applyConfiguration") + ".expression";
-                String source;
+                StructLiterals.Rewritten rewritten;
                 try {
-                    source = StructLiterals.rewrite(ms.get(i).expression()).text();
+                    rewritten = StructLiterals.rewrite(ms.get(i).expression());
                 } catch (StructLiterals.RewriteException e) {
-                    String error = "compilation error: " + what + ": " + e.getMessage();
-                    mutations.add(new Compiled(null, error));
-                    rewriteErrors.add(error);
+                    String error = "compilation failed: " + e.getMessage();
+                    mutations.add(new Compiled(null, PolicyExpressions.FILTER_COMPILATION_ERROR + error, error));
+                    rewriteErrors.add("compilation error: " + what + ": " + error);
                     continue;
                 }
-                mutations.add(expressions.compile(source, ResultType.ANY, what));
+                mutations.add(expressions.compile(rewritten.text(), ResultType.ANY, what, rewritten::remap));
             }
             this.usesNamespaceObject = Stream.concat(Stream.concat(
                     definition.spec().variables().stream().map(NamedExpression::expression),
@@ -251,7 +251,8 @@ public final class MutatingPolicies {
         for (int i = 0; i < mutations.size(); i++) {
             Compiled c = policy.mutations.get(i);
             if (c.failed()) {
-                throw new MutationFailed(c.error());
+                // patch/json_patch.go and patch/smd.go Patch: the compile errors joined, with no words around them
+                throw new MutationFailed(c.compileError());
             }
             Evaluation evaluation = exprs.set().newEvaluation(AdmissionInput.of(withObject(request, working))
                     .withParams(param).withNamespaceObject(namespaceObject));

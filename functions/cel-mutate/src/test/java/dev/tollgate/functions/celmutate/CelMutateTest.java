@@ -251,7 +251,9 @@ class CelMutateTest {
         assertEquals(2, errors.size(), errors::toString);
         assertTrue(errors.get(0).contains("JSONPatch has no field 'valu'"), errors::toString);
         assertTrue(errors.get(1).contains("unknown type 'Thing'"), errors::toString);
-        AdmissionTester.of(m).create(pod()).assertDenied().withMessageContaining("compilation error");
+        // patch/json_patch.go: the compile error as it is, no "compilation error: " around it
+        AdmissionTester.of(m).create(pod()).assertDenied().withMessageContaining("denied request: compilation failed: "
+                + "JSONPatch has no field 'valu'");
     }
 
     /**
@@ -279,7 +281,11 @@ class CelMutateTest {
         List<String> errors = m.policies().compileErrors();
         assertEquals(1, errors.size(), errors::toString);
         assertTrue(errors.get(0).contains("undeclared reference to 'params' (in container '')"), errors::toString);
-        AdmissionTester.of(m).create(pod()).assertDenied().withMessageContaining("compilation error");
+        // compile.go's error as patch/json_patch.go returns it, at the position in the expression as written
+        AdmissionTester.of(m).create(pod()).assertDenied().withMessageContaining("with binding 'b.example.com' denied"
+                + " request: compilation failed: ERROR: <input>:1:61: undeclared reference to 'params' (in container"
+                + " '')\n | [JSONPatch{op: \"add\", path: \"/metadata/labels/team\", value: params.data.team}]\n | "
+                + ".".repeat(60) + "^");
     }
 
     @Test

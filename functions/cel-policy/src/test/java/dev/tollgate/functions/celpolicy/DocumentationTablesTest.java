@@ -160,9 +160,16 @@ class DocumentationTablesTest {
                         + "reason: Forbidden}]", "", "expression 'object.spec.noSuchField > 1' resulted in error"),
                 Arguments.of("compile error (the docs' own startWith typo)",
                         "validations: [{expression: \"object.metadata.name.startWith('demo')\"}]", "",
-                        "compilation error: validations[0].expression"),
+                        // admission/plugin/cel/filter.go around compile.go's error
+                        "compilation error: compilation failed: ERROR: <input>:1:31: undeclared reference to "
+                                + "'startWith' (in container '')"),
+                // composition.go: the variable fails the validation that reads it
                 Arguments.of("variable compile error", "variables: [{name: v, expression: \"object.spec.(\"}]\n"
-                        + "validations: [{expression: \"true\"}]", "", "compilation error: variables"),
+                        + "validations: [{expression: \"variables.v == true\"}]", "", "expression 'variables.v == "
+                        + "true' resulted in error: composited variable \"v\" fails to compile: compilation failed: "
+                        + "ERROR: <input>:1:13: Syntax error: "),
+                Arguments.of("a variable that does not compile, read by nothing", "variables: [{name: v, expression: "
+                        + "\"object.spec.(\"}]\nvalidations: [{expression: \"true\"}]", "", null),
                 Arguments.of("matchCondition error", "matchConditions: [{name: broken, expression: "
                         + "\"object.spec.noSuchField == 1\"}]\nvalidations: [{expression: \"true\"}]", "",
                         "matchCondition 'broken'"),

@@ -22,8 +22,17 @@ import dev.tollgate.cel.ResultType;
  */
 public final class PolicyExpressions {
 
-    /** An expression compiled, or the error that prevented it. */
-    public record Compiled(CompiledExpression expression, String error) {
+    /**
+     * An expression compiled, or the error that prevented it: {@code error} is what a request evaluating it reports
+     * (admission/plugin/cel/filter.go: {@code compilation error: } and the compile error), {@code compileError}
+     * the compile error alone, as k8s.io/apiserver admission/plugin/cel/compile.go words it
+     * ({@link CelCompileException#compilationError()}), for contexts that put other words around it.
+     */
+    public record Compiled(CompiledExpression expression, String error, String compileError) {
+
+        public Compiled(CompiledExpression expression, String error) {
+            this(expression, error, error);
+        }
 
         public boolean failed() {
             return expression == null;
@@ -54,10 +63,14 @@ public final class PolicyExpressions {
         ExpressionSet compiled;
         String error = null;
         try {
-            compiled = cel.compileVariables(spec.variables(), DeclaredTypes.none(), undeclared(spec));
+            // as the API server's composition: a variable that does not compile fails only what reads it
+            compiled = cel.compileVariablesKeepingErrors(spec.variables(), DeclaredTypes.none(), undeclared(spec));
+            compiled.variableCompileErrors().forEach((name, e) -> compileErrors.add(
+                    "compilation error: variables[" + name + "]: " + e.compilationError()));
         } catch (CelCompileException e) {
+            // a variable name that is not a CEL identifier, or a repeated one: nothing can be evaluated
             compiled = null;
-            error = "compilation error: variables: " + e.getMessage();
+            error = "compilation error: variables: " + e.compilationError();
             compileErrors.add(error);
         }
         this.set = compiled;
@@ -83,19 +96,31 @@ public final class PolicyExpressions {
      * @param what names the field in the error, e.g. {@code validations[0].expression}
      */
     public Compiled compile(String expression, ResultType type, String what) {
+        return compile(expression, type, what, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * Like {@link #compile(String, ResultType, String)} for a text rewritten from what the policy says
+     * ({@link StructLiterals}): {@code asWritten} maps its compile errors back to the text as written.
+     */
+    public Compiled compile(String expression, ResultType type, String what,
+            java.util.function.UnaryOperator<String> asWritten) {
         if (set == null) {
             return new Compiled(null, variablesError);
         }
         try {
-            return new Compiled(set.compile(expression, type), null);
+            return new Compiled(set.compile(expression, type), null, null);
         } catch (CelCompileException e) {
-            String error = "compilation error: " + what + ": " + e.getMessage();
-            compileErrors.add(error);
-            return new Compiled(null, error);
+            String compileError = e.compilationError(asWritten);
+            compileErrors.add("compilation error: " + what + ": " + compileError);
+            return new Compiled(null, FILTER_COMPILATION_ERROR + compileError, compileError);
         }
     }
 
-    /** Every compile error found so far, for the startup report. */
+    /** What the admission filter puts before a compile error when a request evaluates the expression (filter.go). */
+    public static final String FILTER_COMPILATION_ERROR = "compilation error: ";
+
+    /** Every compile error found so far, for the startup report: the field, then the API server's text. */
     public List<String> compileErrors() {
         return List.copyOf(compileErrors);
     }
@@ -109,7 +134,10 @@ public final class PolicyExpressions {
         return set;
     }
 
-    /** The reason nothing can be evaluated (variables failed to compile), or null. */
+    /**
+     * The reason nothing can be evaluated (a variable name that is not a CEL identifier, or a repeated one), or
+     * null. A variable whose expression does not compile fails only the expressions that read it.
+     */
     public String variablesError() {
         return variablesError;
     }

@@ -77,6 +77,11 @@ public final class PolicyTypeChecker {
             return literals == null ? e.details() : literals.remap(e.details());
         }
 
+        /** compile.go's text for the error, positions as written. */
+        String compilationError(CelCompileException e) {
+            return literals == null ? e.compilationError() : e.compilationError(literals::remap);
+        }
+
         String written() {
             return literals == null ? source : literals.original();
         }
@@ -189,7 +194,8 @@ public final class PolicyTypeChecker {
         // (pkg/apis/admissionregistration/validation/validation.go), so an expression using params is refused.
         Set<String> undeclared = spec.path("paramKind").isObject() ? Set.of() : Set.of("params");
         ExpressionSet set = compileVariables(usable, variableRefs, DeclaredTypes.none(), undeclared, (ref, e) ->
-                findings.add(new Finding(Severity.ERROR, source, name, ref, invalid(e.expression(), e.details()))));
+                findings.add(new Finding(Severity.ERROR, source, name, ref,
+                        invalid(e.expression(), e.compilationError()))));
         List<Expr> expressions = expressions(policy);
         List<Expr> compiled = new ArrayList<>();
         for (Expr x : expressions) {
@@ -203,7 +209,7 @@ public final class PolicyTypeChecker {
                 compiled.add(x);
             } catch (CelCompileException e) {
                 findings.add(new Finding(Severity.ERROR, source, name, x.fieldRef(), invalid(x.written(),
-                        x.details(e))));
+                        x.compilationError(e))));
             }
         }
 
@@ -278,10 +284,12 @@ public final class PolicyTypeChecker {
                 .append(details).append('\n');
     }
 
-    /** The field error the API server refuses the policy with (field.Invalid of the expression). */
-    private static String invalid(String expression, String details) {
-        String detail = details.startsWith("ERROR: ") ? "compilation failed: " + details : details;
-        return "Invalid value: " + goQuote(expression) + ": " + detail;
+    /**
+     * The field error the API server refuses the policy with (apis/admissionregistration/validation
+     * convertCELErrorToValidationError: field.Invalid of the expression, with compile.go's error as the detail).
+     */
+    private static String invalid(String expression, String compileError) {
+        return "Invalid value: " + goQuote(expression) + ": " + compileError;
     }
 
     /** Go's %q for the expression (field.Error's ErrorBody). */

@@ -52,27 +52,56 @@ class PolicyExpressionsTest {
                 + " no such key: missing", r.error());
     }
 
+    /**
+     * A request evaluating an expression that did not compile reports admission/plugin/cel/filter.go's
+     * "compilation error: " and compile.go's error; the startup report names the field.
+     */
     @Test
     void compileErrorsAreKeptAndReportedNotThrown() {
         PolicyExpressions p = expressions(List.of(new NamedExpression("c", "'not a bool'")), List.of());
-        assertEquals(1, p.compileErrors().size());
+        assertEquals(List.of("compilation error: matchConditions[c]: must evaluate to bool but got string"),
+                p.compileErrors());
         PolicyExpressions.Compiled wrongType = p.compile("'text'", ResultType.BOOL, "validations[0].expression");
         assertTrue(wrongType.failed());
-        assertEquals("compilation error: validations[0].expression: compilation failed for expression 'text': must"
-                + " evaluate to bool but got string", wrongType.error().replace("''text''", "'text'"));
-        assertEquals(2, p.compileErrors().size());
+        assertEquals("compilation error: must evaluate to bool but got string", wrongType.error());
+        assertEquals("must evaluate to bool but got string", wrongType.compileError());
+        PolicyExpressions.Compiled undeclared = p.compile("x == 1", ResultType.BOOL, "validations[1].expression");
+        assertEquals("compilation error: compilation failed: ERROR: <input>:1:1: undeclared reference to 'x' (in"
+                + " container '')\n | x == 1\n | ^", undeclared.error());
+        assertEquals("compilation error: validations[1].expression: compilation failed: ERROR: <input>:1:1: "
+                + "undeclared reference to 'x' (in container '')\n | x == 1\n | ^", p.compileErrors().get(2));
+        // the matchCondition that did not compile: its error under the failurePolicy
+        PolicyExpressions.ConditionResult r = p.matchConditions(p.set().newEvaluation(
+                AdmissionInput.of(Requests.createDeployment("shop", 2))));
+        assertEquals("compilation error: must evaluate to bool but got string", r.error());
     }
 
+    /**
+     * composition.go: a variable that does not compile is declared dyn and fails only the expressions that read it
+     * ("composited variable %q fails to compile: " and compile.go's error, in filter.go's "expression '%v' resulted
+     * in error: ").
+     */
     @Test
-    void variablesAreCompiledInOrderAndABrokenOneFailsEveryExpression() {
+    void variablesAreCompiledInOrderAndABrokenOneFailsOnlyWhatReadsIt() throws Exception {
         PolicyExpressions ok = expressions(List.of(), List.of(new NamedExpression("replicas", "object.spec.replicas"),
                 new NamedExpression("many", "variables.replicas > 1")));
         PolicyExpressions.Compiled c = ok.compile("variables.many", ResultType.BOOL, "validations[0].expression");
         assertFalse(c.failed());
         assertNull(ok.variablesError());
         PolicyExpressions broken = expressions(List.of(), List.of(new NamedExpression("v", "object.spec +")));
-        assertTrue(broken.variablesError().startsWith("compilation error: variables: "), broken.variablesError());
-        assertEquals(broken.variablesError(), broken.compile("true", ResultType.BOOL, "x").error());
-        assertNull(broken.set());
+        assertNull(broken.variablesError());
+        String compileError = "compilation failed: ERROR: <input>:1:14: Syntax error: mismatched input '<EOF>' "
+                + "expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, "
+                + "STRING, BYTES, IDENTIFIER}\n | object.spec +\n | .............^";
+        assertEquals(List.of("compilation error: variables[v]: " + compileError), broken.compileErrors());
+        var evaluation = broken.set().newEvaluation(
+                AdmissionInput.of(Requests.createDeployment("shop", 2)));
+        assertTrue(evaluation.evaluateBool(broken.compile("true", ResultType.BOOL, "x").expression()));
+        var readsV = broken.compile("variables.v == 1", ResultType.BOOL, "validations[0].expression");
+        assertFalse(readsV.failed());
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.tollgate.cel.CelEvaluationError.class,
+                () -> evaluation.evaluateBool(readsV.expression()));
+        assertEquals("expression 'variables.v == 1' resulted in error: composited variable \"v\" fails to compile: "
+                + compileError, PolicyExpressions.describe(e));
     }
 }

@@ -18,177 +18,36 @@ public final class IpAddress {
         return bytes.length == 4 ? 4 : 6;
     }
 
-    /** Parses an address; the message explains what is wrong, the way Go's parser words it. */
+    /**
+     * Parses an address as Kubernetes' ip library does (k8s.io/apiserver pkg/cel/library/ip.go parseIPAddr): Go's
+     * netip.ParseAddr, whose error it puts after {@code IP Address "<s>" parse error during conversion from string: };
+     * then an address with a zone and an IPv4-mapped IPv6 address are refused in their own words. ip(), ip.isCanonical()
+     * and containsIP(string) pass the message on unchanged (their callers add nothing: "Don't add context").
+     */
     public static IpAddress parse(String s) {
-        String why = problem(s);
-        if (why != null) {
-            throw new IllegalArgumentException("IP Address \"" + s + "\" parse error during conversion from string: "
-                    + "ParseAddr(\"" + s + "\"): " + why);
+        GoNetip.Addr a;
+        try {
+            a = GoNetip.parseAddr(s);
+        } catch (GoNetip.ParseError e) {
+            throw new IllegalArgumentException("IP Address " + GoQuote.quote(s)
+                    + " parse error during conversion from string: " + e.getMessage());
         }
-        IpAddress ip = new IpAddress(s.indexOf(':') >= 0 ? parse6(s) : parse4(s, 0, s.length()));
-        if (ip.bytes.length == 16 && isMapped(ip.bytes)) {
-            throw new IllegalArgumentException("IPv4-mapped IPv6 address \"" + s + "\" is not allowed");
+        if (!a.zone().isEmpty()) {
+            throw new IllegalArgumentException("IP address " + GoQuote.quote(s) + " with zone value is not allowed");
         }
-        return ip;
+        if (a.is4In6()) {
+            throw new IllegalArgumentException("IPv4-mapped IPv6 address " + GoQuote.quote(s) + " is not allowed");
+        }
+        return new IpAddress(a.bytes());
     }
 
     public static boolean isValid(String s) {
-        if (problem(s) != null) {
+        try {
+            GoNetip.Addr a = GoNetip.parseAddr(s);
+            return a.zone().isEmpty() && !a.is4In6();
+        } catch (GoNetip.ParseError e) {
             return false;
         }
-        return s.indexOf(':') < 0 || !isMapped(parse6(s));
-    }
-
-    private static boolean isMapped(byte[] b) {
-        for (int i = 0; i < 10; i++) {
-            if (b[i] != 0) {
-                return false;
-            }
-        }
-        return (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff;
-    }
-
-    /** Null when the text is a valid address, else what is wrong with it. */
-    private static String problem(String s) {
-        if (s.isEmpty()) {
-            return "unable to parse IP";
-        }
-        if (s.indexOf('%') >= 0) {
-            return "IPv6 zones are not allowed";
-        }
-        try {
-            if (s.indexOf(':') >= 0) {
-                parse6(s);
-            } else {
-                parse4(s, 0, s.length());
-            }
-            return null;
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
-    }
-
-    private static byte[] parse4(String s, int from, int to) {
-        byte[] out = new byte[4];
-        int field = 0;
-        int value = 0;
-        int digits = 0;
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c >= '0' && c <= '9') {
-                if (digits == 1 && value == 0) {
-                    throw new IllegalArgumentException("IPv4 field has octet with leading zero");
-                }
-                value = value * 10 + (c - '0');
-                digits++;
-                if (value > 255) {
-                    throw new IllegalArgumentException("IPv4 field has value >255");
-                }
-            } else if (c == '.') {
-                if (digits == 0) {
-                    throw new IllegalArgumentException("IPv4 field must have at least one digit (at \""
-                            + s.substring(i) + "\")");
-                }
-                if (field == 3) {
-                    throw new IllegalArgumentException("IPv4 address too long");
-                }
-                out[field++] = (byte) value;
-                value = 0;
-                digits = 0;
-            } else {
-                throw new IllegalArgumentException("unexpected character (at \"" + s.substring(i) + "\")");
-            }
-        }
-        if (digits == 0) {
-            throw new IllegalArgumentException("IPv4 field must have at least one digit");
-        }
-        if (field < 3) {
-            throw new IllegalArgumentException("IPv4 address too short");
-        }
-        out[field] = (byte) value;
-        return out;
-    }
-
-    private static byte[] parse6(String s) {
-        byte[] out = new byte[16];
-        int ellipsis = -1;
-        int i = 0;
-        int n = 0; // bytes written
-        if (s.startsWith("::")) {
-            ellipsis = 0;
-            i = 2;
-            if (i == s.length()) {
-                return out;
-            }
-        }
-        while (i < s.length()) {
-            int start = i;
-            int value = 0;
-            int digits = 0;
-            while (i < s.length() && Character.digit(s.charAt(i), 16) >= 0) {
-                value = value * 16 + Character.digit(s.charAt(i), 16);
-                digits++;
-                i++;
-                if (digits > 4) {
-                    throw new IllegalArgumentException("IPv6 field has value >=2^16");
-                }
-            }
-            if (digits == 0) {
-                throw new IllegalArgumentException("each colon-separated field must have at least one digit (at \""
-                        + s.substring(start) + "\")");
-            }
-            if (i < s.length() && s.charAt(i) == '.') {
-                if (ellipsis < 0 && n != 12) {
-                    throw new IllegalArgumentException("embedded IPv4 address must replace the final 2 fields of"
-                            + " the address");
-                }
-                if (n + 4 > 16) {
-                    throw new IllegalArgumentException("too many hex fields to fit an embedded IPv4 at the end of the"
-                            + " address");
-                }
-                byte[] v4 = parse4(s, start, s.length());
-                System.arraycopy(v4, 0, out, n, 4);
-                n += 4;
-                i = s.length();
-                break;
-            }
-            if (n + 2 > 16) {
-                throw new IllegalArgumentException("too many hex fields");
-            }
-            out[n++] = (byte) (value >> 8);
-            out[n++] = (byte) value;
-            if (i == s.length()) {
-                break;
-            }
-            if (s.charAt(i) != ':') {
-                throw new IllegalArgumentException("unexpected character, want colon (at \"" + s.substring(i)
-                        + "\")");
-            }
-            i++;
-            if (i < s.length() && s.charAt(i) == ':') {
-                if (ellipsis >= 0) {
-                    throw new IllegalArgumentException("multiple :: in address");
-                }
-                ellipsis = n;
-                i++;
-                if (i == s.length()) {
-                    break;
-                }
-            } else if (i == s.length()) {
-                throw new IllegalArgumentException("trailing colon in address");
-            }
-        }
-        if (n < 16) {
-            if (ellipsis < 0) {
-                throw new IllegalArgumentException("address string too short");
-            }
-            int tail = n - ellipsis;
-            System.arraycopy(out, ellipsis, out, 16 - tail, tail);
-            Arrays.fill(out, ellipsis, 16 - tail, (byte) 0);
-        } else if (ellipsis >= 0) {
-            throw new IllegalArgumentException("the :: must expand to at least one field of zeros");
-        }
-        return out;
     }
 
     private int u16(int i) {

@@ -13,34 +13,44 @@ public final class IpCidr {
         this.prefix = prefix;
     }
 
+    /** What Kubernetes' cidr library puts before a conversion failure, once in parseCIDR and again in cidr(). */
+    static final String CONVERSION_ERROR = "network address parse error during conversion from string: ";
+
+    /**
+     * Parses a prefix as cidr() and containsCIDR(string) do (k8s.io/apiserver pkg/cel/library/cidr.go
+     * stringToCIDR): parseCIDR's error, prefixed with {@link #CONVERSION_ERROR}. parseCIDR itself prefixes Go's
+     * netip.ParsePrefix error with the same words, so a malformed prefix reads
+     * {@code network address parse error during conversion from string: network address parse error during
+     * conversion from string: netip.ParsePrefix("10.0.0.0/"): bad bits after slash: ""}; an IPv4-mapped IPv6
+     * address gets the outer prefix only.
+     */
     public static IpCidr parse(String s) {
-        int slash = s.indexOf('/');
-        if (slash < 0) {
-            throw new IllegalArgumentException("network address parse error during conversion from string: "
-                    + "netip.ParsePrefix(\"" + s + "\"): no '/'");
-        }
-        IpAddress ip;
         try {
-            ip = IpAddress.parse(s.substring(0, slash));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("network address parse error during conversion from string: "
-                    + "netip.ParsePrefix(\"" + s + "\"): " + e.getMessage());
+            return parseCidr(s);
+        } catch (GoNetip.ParseError e) {
+            throw new IllegalArgumentException(CONVERSION_ERROR + e.getMessage());
         }
-        String bits = s.substring(slash + 1);
-        int max = ip.bytes.length * 8;
-        if (bits.isEmpty() || !bits.chars().allMatch(Character::isDigit) || (bits.length() > 1 && bits.startsWith("0"))
-                || bits.length() > 3 || Integer.parseInt(bits) > max) {
-            throw new IllegalArgumentException("network address parse error during conversion from string: "
-                    + "netip.ParsePrefix(\"" + s + "\"): bad bits after slash: \"" + bits + "\"");
+    }
+
+    /** cidr.go parseCIDR: netip.ParsePrefix, then no IPv4-mapped IPv6 address. */
+    private static IpCidr parseCidr(String s) throws GoNetip.ParseError {
+        GoNetip.Prefix p;
+        try {
+            p = GoNetip.parsePrefix(s);
+        } catch (GoNetip.ParseError e) {
+            throw new GoNetip.ParseError(CONVERSION_ERROR + e.getMessage());
         }
-        return new IpCidr(ip, Integer.parseInt(bits));
+        if (p.addr().is4In6()) {
+            throw new GoNetip.ParseError("IPv4-mapped IPv6 address " + GoQuote.quote(s) + " is not allowed");
+        }
+        return new IpCidr(new IpAddress(p.addr().bytes()), p.bits());
     }
 
     public static boolean isValid(String s) {
         try {
-            parse(s);
+            parseCidr(s);
             return true;
-        } catch (IllegalArgumentException e) {
+        } catch (GoNetip.ParseError e) {
             return false;
         }
     }

@@ -84,7 +84,7 @@ public final class NetLibrary implements KubeLibrary {
                 CelFunctionBinding.from("is_cidr", String.class, IpCidr::isValid),
                 CelFunctionBinding.from("cidr_contains_ip_ip", IpCidr.class, IpAddress.class, IpCidr::containsIp),
                 CelFunctionBinding.from("cidr_contains_ip_string", IpCidr.class, String.class,
-                        (c, str) -> c.containsIp(IpAddress.parse(str))),
+                        NetLibrary::containsIpString),
                 CelFunctionBinding.from("cidr_contains_cidr", IpCidr.class, IpCidr.class, IpCidr::containsCidr),
                 CelFunctionBinding.from("cidr_contains_cidr_string", IpCidr.class, String.class,
                         (c, str) -> c.containsCidr(IpCidr.parse(str))),
@@ -92,5 +92,18 @@ public final class NetLibrary implements KubeLibrary {
                 CelFunctionBinding.from("cidr_prefix_length", IpCidr.class, c -> (long) c.prefix),
                 CelFunctionBinding.from("ip_to_string", IpAddress.class, IpAddress::toString),
                 CelFunctionBinding.from("cidr_to_string", IpCidr.class, IpCidr::toString));
+    }
+
+    /**
+     * containsIP(string): upstream (k8s.io/apiserver pkg/cel/library/cidr.go cidrContainsIPString) passes ip()'s
+     * result to cidrContainsIP, which answers a value that is not an IP with types.MaybeNoSuchOverloadErr of the
+     * CIDR argument (not of the failed IP), so an unparsable address reads "no such overload", not the parse error.
+     * containsCIDR(string) passes its own argument's error on, and reads as cidr() does.
+     */
+    private static boolean containsIpString(IpCidr cidr, String address) {
+        if (!IpAddress.isValid(address)) {
+            throw new IllegalArgumentException("no such overload");
+        }
+        return cidr.containsIp(IpAddress.parse(address));
     }
 }
