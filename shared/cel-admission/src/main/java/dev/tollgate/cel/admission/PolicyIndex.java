@@ -80,17 +80,20 @@ final class PolicyIndex {
         if (selectors.isEmpty() || out.isEmpty() || !MatchResources.appliesNamespaceSelector(request)) {
             return out;
         }
-        Map<String, String> labels;
-        try {
-            labels = namespaces.labelsFor(request);
-        } catch (RuntimeException e) {
-            return out;    // the full match reports the lookup's error where the policy would otherwise match
-        }
+        // Read only when a candidate has a selector: the scan would not have asked the cluster otherwise.
+        Map<String, String> labels = null;
         byte[] verdicts = new byte[selectors.size()];   // 0 not evaluated, 1 selects, 2 does not
         for (int i = out.nextSetBit(0); i >= 0; i = out.nextSetBit(i + 1)) {
             int s = selectorOf[i];
             if (s < 0) {
                 continue;
+            }
+            if (labels == null) {
+                try {
+                    labels = namespaces.labelsFor(request);
+                } catch (RuntimeException e) {
+                    return out;    // the full match reports the lookup's error where the policy would otherwise match
+                }
             }
             if (verdicts[s] == 0) {
                 verdicts[s] = (byte) (selectors.get(s).matches(labels) ? 1 : 2);
