@@ -10,14 +10,15 @@
 #   CPU/review   server CPU time (utime + stime) per answered review over 10 s of 16 clients, first the Pod that
 #                matches 1 policy (the same review in namespace sandbox), then the one that matches all N
 # The variants take turns within each round, so a drift of the machine touches them alike; the table gives medians
-# over the rounds, and each ratio against the same function and build with 1 policy (same run).
+# over the rounds, and each ratio against the same function and build at the first of COUNTS (1 policy; same run).
 #
 #   knative/cold-start/policy-scaling.sh [runs]                 (default 3)
 #   FUNCTIONS="cel-policy all-in-one"   which functions (all-in-one: the policies at /cel-policy, and cel-mutate's
 #                                       examples loaded as when it is deployed)
 #   COUNTS="1 10 30 100"                policy counts
 #   BUILDS="jvm native"                 jvm: functions/<f>/target/quarkus-app (or JVM_<F>=dir, F upper case with _);
-#                                       native: functions/<f>/target/<f>-*-runner (or NATIVE_<F>=path); a build that
+#                                       native: functions/<f>/target/<f>-*-runner (or NATIVE_<F>=path; one built with
+#                                       the stand-in native-image needs its jdklibs/ beside it); a build that
 #                                       is not there is skipped with a line saying so
 #                                       before: a second JVM build to compare with, BEFORE_<F>=quarkus-app dir (e.g.
 #                                       a build of an earlier commit), measured in turns with the others
