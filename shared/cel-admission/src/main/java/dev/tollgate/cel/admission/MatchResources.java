@@ -142,7 +142,7 @@ public record MatchResources(LabelSelector namespaceSelector, LabelSelector obje
     }
 
     // Cluster-scoped requests other than Namespaces are never filtered by a namespaceSelector.
-    private static boolean appliesNamespaceSelector(AdmissionRequest request) {
+    static boolean appliesNamespaceSelector(AdmissionRequest request) {
         return !request.namespace().isEmpty() || "namespaces".equals(request.resource().resource())
                 && request.resource().group().isEmpty();
     }

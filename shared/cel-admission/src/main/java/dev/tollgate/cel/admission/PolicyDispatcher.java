@@ -1,6 +1,7 @@
 package dev.tollgate.cel.admission;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,10 @@ import dev.tollgate.admission.AdmissionRequest;
  * match; the binding's params are collected (none under parameterNotFoundAction Allow means skip). A namespace or
  * param that cannot be resolved is a configuration error, reported to the handler for the policy's failurePolicy.
  * Policies are visited in name order, and each policy's bindings in name order, so results are deterministic.
+ *
+ * <p>Only the policies that {@link PolicyIndex} finds for the request are looked at (those whose resourceRules can
+ * select its operation and resource, and whose namespaceSelector does not exclude its namespace): with many
+ * policies a request pays for those that can match it, not for every policy.
  *
  * @param <P> the policy type
  * @param <B> the binding type
@@ -43,6 +48,7 @@ public final class PolicyDispatcher<P, B> {
     private final Function<B, BindingSpec> bindingSpec;
     private final NamespaceOptions.PerCluster namespaces;
     private final ParamSources params;
+    private final PolicyIndex index;
 
     /**
      * @param policySpec  the shared fields of a policy
@@ -50,6 +56,12 @@ public final class PolicyDispatcher<P, B> {
      */
     public PolicyDispatcher(PolicyConfig<P, B> config, Function<P, PolicySpec> policySpec,
             Function<B, BindingSpec> bindingSpec) {
+        this(config, policySpec, bindingSpec, true);
+    }
+
+    /** @param indexed false to look at every policy for each request (the scan the index replaces, for tests) */
+    PolicyDispatcher(PolicyConfig<P, B> config, Function<P, PolicySpec> policySpec,
+            Function<B, BindingSpec> bindingSpec, boolean indexed) {
         this.bindingSpec = bindingSpec;
         this.namespaces = config.namespacesPerCluster();
         this.params = config.paramsPerCluster();
@@ -67,6 +79,25 @@ public final class PolicyDispatcher<P, B> {
                 entries.add(new Entry<>(p, spec, List.copyOf(bs)));
             }
         }
+        this.index = indexed ? new PolicyIndex(entries.stream().map(e -> e.spec().matchConstraints()).toList())
+                : null;
+    }
+
+    /** The policies the index finds for the request, in the order they are visited (for tests). */
+    List<P> candidates(String cluster, AdmissionRequest request) {
+        List<P> out = new ArrayList<>();
+        BitSet found = candidateSet(namespaces.of(cluster), request);
+        found.stream().forEach(i -> out.add(entries.get(i).policy()));
+        return out;
+    }
+
+    private BitSet candidateSet(Namespaces namespaces, AdmissionRequest request) {
+        if (index != null) {
+            return index.candidates(request, namespaces);
+        }
+        BitSet all = new BitSet();
+        all.set(0, entries.size());
+        return all;
     }
 
     /** The namespaces of the default cluster's reviews. */
@@ -91,7 +122,9 @@ public final class PolicyDispatcher<P, B> {
     public void dispatch(String cluster, AdmissionRequest request, Handler<P, B> handler) {
         Namespaces namespaces = this.namespaces.of(cluster);
         ParamSource params = this.params.of(cluster);
-        for (Entry<P, B> e : entries) {
+        BitSet candidates = candidateSet(namespaces, request);
+        for (int i = candidates.nextSetBit(0); i >= 0; i = candidates.nextSetBit(i + 1)) {
+            Entry<P, B> e = entries.get(i);
             try {
                 if (!e.spec().matchConstraints().matches(request, namespaces)) {
                     continue;

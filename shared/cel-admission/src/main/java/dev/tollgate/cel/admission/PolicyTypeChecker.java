@@ -155,6 +155,12 @@ public final class PolicyTypeChecker {
 
     private final KubeCel cel;
     private final SchemaResolver schemas;
+    /**
+     * The typed environments of policies without variables, by kind, undeclared variables and paramKind: they are
+     * the same for every such policy, and building one (a CEL environment with every library declared) costs more
+     * than checking a policy's expressions in it, so a start with many policies builds each once, not per policy.
+     */
+    private final Map<String, ExpressionSet> typedWithoutVariables = new java.util.HashMap<>();
 
     public PolicyTypeChecker(KubeCel cel, SchemaResolver schemas) {
         this.cel = cel;
@@ -221,14 +227,21 @@ public final class PolicyTypeChecker {
             if (schema.isEmpty()) {
                 continue;   // as upstream: a kind without a schema is not checked
             }
-            CelType object = SchemaTypes.ofResource(schema.get().node(), gvk.kind(), schema.get().refs());
-            DeclaredTypes types = DeclaredTypes.none().with("object", object).with("oldObject", object);
-            if (params.isPresent()) {
-                types = types.with("params", params.get());
+            String key = usable.isEmpty() ? gvk + "|" + undeclared + "|" + spec.path("paramKind") : null;
+            ExpressionSet typed = key == null ? null : typedWithoutVariables.get(key);
+            if (typed == null) {
+                CelType object = SchemaTypes.ofResource(schema.get().node(), gvk.kind(), schema.get().refs());
+                DeclaredTypes types = DeclaredTypes.none().with("object", object).with("oldObject", object);
+                if (params.isPresent()) {
+                    types = types.with("params", params.get());
+                }
+                List<NamedExpression> typedVariables = new ArrayList<>(usable);
+                typed = compileVariables(typedVariables, variableRefs, types, undeclared,
+                        (ref, e) -> warn(warnings, ref, gvk, e.details()));
+                if (key != null) {
+                    typedWithoutVariables.put(key, typed);
+                }
             }
-            List<NamedExpression> typedVariables = new ArrayList<>(usable);
-            ExpressionSet typed = compileVariables(typedVariables, variableRefs, types, undeclared,
-                    (ref, e) -> warn(warnings, ref, gvk, e.details()));
             for (Expr x : compiled) {
                 try {
                     typed.compile(x.source(), ResultType.ANY);   // typechecking.go: the result type is not enforced

@@ -69,6 +69,37 @@ class KubernetesSchemasTest {
         }
     }
 
+    /**
+     * Policies without variables share one typed environment per kind within a check: many policies checked together
+     * give exactly the findings each gives alone (a misspelling after a clean policy is still caught, and a params
+     * type of one policy is not another's).
+     */
+    @Test
+    void policiesCheckedTogetherGiveTheFindingsEachGivesAlone() {
+        List<String> policies = List.of(
+                policy("", "v1", "pods", "  - expression: \"object.spec.containers.all(c, c.image != '')\"\n"),
+                policy("", "v1", "pods", "  - expression: \"object.spec.containres.all(c, c.image != '')\"\n"),
+                policy("apps", "v1", "deployments", "  - expression: \"object.spec.replicas <= 5\"\n"),
+                policy("apps", "v1", "deployments", "  - expression: \"object.spec.replicas <= 'five'\"\n"),
+                policy("", "v1", "pods", "  - expression: \"object.spec.hostNetwork == params.allowed\"\n")
+                        .replace("spec:\n", "spec:\n  paramKind: {apiVersion: v1, kind: ConfigMap}\n"),
+                policy("", "v1", "pods", "  - expression: \"object.spec.nodeName.size() > 0\"\n"));
+        List<String> alone = new ArrayList<>();
+        StringBuilder together = new StringBuilder();
+        for (int i = 0; i < policies.size(); i++) {
+            String named = policies.get(i).replace("built-in.example.com", "p" + i + ".example.com");
+            check(named).forEach(f -> alone.add(f.toString().replace("policy.yaml#1", "")));
+            together.append(i == 0 ? "" : "---\n").append(named);
+        }
+        List<String> all = check(together.toString()).stream()
+                .map(f -> f.toString().replaceAll("policy\\.yaml#\\d+", "")).toList();
+        assertEquals(alone, all);
+        // The misspelled field, the string compared with an integer, and params typed as a ConfigMap (no 'allowed').
+        assertEquals(List.of("p1", "p3", "p4"), all.stream().filter(f -> f.startsWith("WARNING"))
+                .map(f -> f.replaceAll("(?s)^WARNING ValidatingAdmissionPolicy '(p\\d)\\..*", "$1").strip()).toList(),
+                all::toString);
+    }
+
     /** cel-go checker/errors.go undefinedField, per kind as typechecking.go reports it ("/v1, Kind=Pod": core). */
     @Test
     void aMisspelledPodFieldIsAWarning() {
