@@ -107,10 +107,13 @@ class GatekeeperOnKubeApiServerIT {
         Path runner = Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath();
         assertTrue(Files.isRegularFile(runner), runner + " is missing: package the module first");
         cluster = KubeApiServer.start(TEST, "gatekeeper-cel").orElseThrow();
+        // No controller-manager runs: the ServiceAccount admission plugin needs shop-a's default account made by hand.
         cluster.apply("""
                 {apiVersion: v1, kind: Namespace, metadata: {name: shop-a, labels: {kubernetes.io/metadata.name: shop-a}}}
                 ---
                 {apiVersion: v1, kind: Namespace, metadata: {name: shop-b, labels: {kubernetes.io/metadata.name: shop-b}}}
+                ---
+                {apiVersion: v1, kind: ServiceAccount, metadata: {name: default, namespace: shop-a}, automountServiceAccountToken: false}
                 ---
                 apiVersion: networking.k8s.io/v1
                 kind: Ingress
