@@ -189,6 +189,16 @@ output "exceptions_applied_by_function" {
   value       = module.registration.exceptions_applied_by_function
 }
 
+output "exceptions_advice" {
+  description = "Per cluster older than 1.28: exceptions by namespace name or user that the function applies (the requests still reach it), and the label form that keeps them away."
+  value       = module.registration.exceptions_advice
+}
+
+output "enforcement_softened" {
+  description = "Every enforcement setting that softens (warn, audit) => every function it softens; a cluster's mode softens every function of the bundle."
+  value       = module.enforcement.softened
+}
+
 output "exceptions_expired" {
   description = "Exceptions past their expiry, dropped from every webhook: remove or renew them."
   value       = module.registration.exceptions_expired

@@ -237,6 +237,23 @@ locals {
   exceptions_applied_by_function = { for f in distinct([for p in values(local.exception_plan) : p.function]) : f => sort(distinct(flatten([
     for p in values(local.exception_plan) : [for n, m in p.modes : n if m == "function"] if p.function == f
   ]))) if length(flatten([for p in values(local.exception_plan) : [for n, m in p.modes : n if m == "function"] if p.function == f])) > 0 }
+
+  # Per exception the function applies: what it excepts by, why the API server cannot, and the label form that keeps
+  # the requests away from the function on this version (issue 45: said where the user decides, in the plan).
+  exception_advice = { for n in distinct(flatten(values(local.exceptions_applied_by_function))) : n => format(
+    "%s (%s) excepts by %s: on Kubernetes %s (older than 1.28, no matchConditions) the function applies it and the requests still reach it. To keep them away, except by label instead, which a selector applies on every version: match.namespace_labels with one requirement on labelled namespaces (namespaceSelector), or match.object_labels with one requirement (objectSelector).",
+    n, join(", ", sort([for f, ns in local.exceptions_applied_by_function : f if contains(ns, n)])),
+    join(" and ", compact([
+      length(local.exception_by_name[n].namespaces) > 0 ? "namespace name" : "",
+      length(local.exception_by_name[n].names) > 0 ? "object name" : "",
+      length(local.exception_by_name[n].users) > 0 ? "user" : "",
+      length(local.exception_by_name[n].groups) > 0 ? "group" : "",
+      length(local.exception_by_name[n].service_accounts) > 0 ? "service account" : "",
+      length(local.exception_by_name[n].operations) > 0 ? "operation" : "",
+      length(local.exception_by_name[n].namespace_labels) > 0 ? "namespace labels" : "",
+      length(local.exception_by_name[n].object_labels) > 0 ? "object labels" : "",
+    ])), var.kubernetes_version
+  ) if local.kubernetes_minor < 28 }
 }
 
 check "exceptions_expired" {
@@ -249,6 +266,6 @@ check "exceptions_expired" {
 check "exceptions_applied_by_the_api_server" {
   assert {
     condition     = length(local.exceptions_applied_by_function) == 0
-    error_message = "On Kubernetes ${var.kubernetes_version} neither matchConditions nor a selector can express these exceptions, so the API server sends their requests to the function (output exceptions_applied_by_function): ${join("; ", [for f, ns in local.exceptions_applied_by_function : "${f}: ${join(", ", ns)}"])}."
+    error_message = "On Kubernetes ${var.kubernetes_version} neither matchConditions nor a selector can express these exceptions, so the API server sends their requests to the function (output exceptions_applied_by_function): ${join("; ", [for f, ns in local.exceptions_applied_by_function : "${f}: ${join(", ", ns)}"])}.${length(local.exception_advice) == 0 ? "" : " ${join(" ", values(local.exception_advice))}"}"
   }
 }

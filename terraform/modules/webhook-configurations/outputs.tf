@@ -111,6 +111,11 @@ output "exceptions_applied_by_function" {
   value       = local.exceptions_applied_by_function
 }
 
+output "exceptions_advice" {
+  description = "Per exception the function applies on a version older than 1.28: what it excepts by, that its requests still reach the function, and the label form (namespaceSelector, objectSelector) that keeps them away."
+  value       = local.exception_advice
+}
+
 output "exceptions_expired" {
   description = "Exceptions whose expiry is not after the plan's time (plantimestamp()): dropped from every webhook. Name => expires, functions, reason."
   value       = local.exception_expired

@@ -62,12 +62,39 @@ run "modes_per_function_per_cluster" {
   }
 }
 
-run "bundle_functions_with_two_modes_for_a_cluster" {
+run "bundle_function_with_its_own_mode_in_one_cluster" {
+  # Issue 45: one policy of the bundle trialled in warn mode in one cluster, the rest of the bundle enforced.
   command = plan
   variables {
-    enforcement = { function_clusters = { "pod-security" = { east = "audit" } } }
+    enforcement = { function_clusters = { "cel-policy" = { west = "warn" } } }
   }
-  expect_failures = [output.environment]
+  assert {
+    condition     = output.environment["all-in-one"] == tomap({ TOLLGATE_ENFORCEMENT_FUNCTION_CLUSTER_MODES = "cel-policy.west=warn" })
+    error_message = "the bundle gets the function's own mode for the cluster, the runtime gives it to that function's calls only"
+  }
+  assert {
+    condition     = jsonencode(output.softened) == jsonencode({ "function_clusters.cel-policy.west = warn" = ["cel-policy"] })
+    error_message = "the plan lists the one function the setting softens"
+  }
+}
+
+run "a_cluster_mode_lists_every_function_it_softens" {
+  command = plan
+  variables {
+    enforcement = { clusters = { west = "warn" }, function_clusters = { "pod-security" = { west = "enforce" } }, functions = { "require-labels" = "audit" } }
+  }
+  assert {
+    condition     = jsonencode(output.softened["clusters.west = warn"]) == jsonencode(["always-pull-images", "cel-policy", "require-labels"])
+    error_message = "a cluster's mode softens every function that cluster calls, bundle functions included, but those with their own mode there"
+  }
+  assert {
+    condition     = jsonencode(output.softened["functions.require-labels = audit"]) == jsonencode(["require-labels"])
+    error_message = "a function's mode softens that function"
+  }
+  assert {
+    condition     = output.environment["all-in-one"] == tomap({ TOLLGATE_ENFORCEMENT_CLUSTER_MODES = "west=warn", TOLLGATE_ENFORCEMENT_FUNCTION_CLUSTER_MODES = "pod-security.west=enforce" })
+    error_message = "the bundle's functions do not share west's mode: the settings, per function"
+  }
 }
 
 run "bad_function_cluster_mode" {
@@ -100,9 +127,16 @@ run "bundle_functions_share_a_mode" {
 run "bundle_functions_with_two_modes" {
   command = plan
   variables {
-    enforcement = { functions = { "pod-security" = "audit" } }
+    enforcement = { mode = "warn", functions = { "pod-security" = "enforce" } }
   }
-  expect_failures = [output.environment]
+  assert {
+    condition     = output.environment["all-in-one"] == tomap({ TOLLGATE_ENFORCEMENT_MODE = "warn", TOLLGATE_ENFORCEMENT_FUNCTION_MODES = "pod-security=enforce" })
+    error_message = "a bundle whose functions have two modes gets each function's"
+  }
+  assert {
+    condition     = jsonencode(output.softened) == jsonencode({ "mode = warn" = ["always-pull-images", "cel-policy", "require-labels"] })
+    error_message = "the default mode softens every function without a mode of its own"
+  }
 }
 
 run "unknown_function" {

@@ -183,6 +183,15 @@ run "on_1_20_users_and_namespace_names_are_applied_by_the_function" {
     condition     = jsonencode(output.exceptions_applied_by_function) == jsonencode({ guard = ["ci-deployer", "legacy-shop", "no-owner", "two-labels"] })
     error_message = "users, namespace names before 1.21, a second object label (not exact beside the first) and two namespace labels (their complement is an OR): the function's"
   }
+  assert {
+    # Issue 45: said in the plan, per exception, with the label form that keeps the requests away.
+    condition     = startswith(output.exceptions_advice["ci-deployer"], "ci-deployer (guard) excepts by user: on Kubernetes 1.20 (older than 1.28, no matchConditions) the function applies it and the requests still reach it. To keep them away, except by label instead") && strcontains(output.exceptions_advice["ci-deployer"], "match.namespace_labels") && strcontains(output.exceptions_advice["ci-deployer"], "match.object_labels")
+    error_message = "a user exception on 1.20: the function applies it, the requests reach it, the label form is suggested"
+  }
+  assert {
+    condition     = startswith(output.exceptions_advice["legacy-shop"], "legacy-shop (guard) excepts by namespace name: on Kubernetes 1.20") && keys(output.exceptions_advice) == ["ci-deployer", "legacy-shop", "no-owner", "two-labels"]
+    error_message = "a namespace-name exception on 1.20: advice for it, and for every exception the function applies"
+  }
 
   expect_failures = [check.exceptions_applied_by_the_api_server]
 }

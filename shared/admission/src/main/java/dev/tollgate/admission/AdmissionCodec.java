@@ -2,7 +2,6 @@ package dev.tollgate.admission;
 
 import static dev.tollgate.admission.JsonFields.optionalString;
 import static dev.tollgate.admission.JsonFields.requiredString;
-import static dev.tollgate.admission.JsonFields.truncate;
 import static dev.tollgate.admission.JsonFields.type;
 
 import java.io.ByteArrayOutputStream;
@@ -46,8 +45,10 @@ public final class AdmissionCodec extends ReviewCodec<AdmissionReview> {
         try {
             operation = Operation.valueOf(op);
         } catch (IllegalArgumentException e) {
-            throw new ReviewDecodeException("request.operation: unknown operation '" + truncate(op)
-                    + "', expected CREATE, UPDATE, DELETE or CONNECT");
+            // The value is not quoted: no text of a refused request is echoed into an answer or a log (it may be a
+            // token sent in the wrong place).
+            throw new ReviewDecodeException("request.operation: unknown operation, expected CREATE, UPDATE, "
+                    + "DELETE or CONNECT");
         }
         GroupVersionKind gvk = groupVersionKind(req, "kind", true);
         GroupVersionResource gvr = resource(req, "resource", true);

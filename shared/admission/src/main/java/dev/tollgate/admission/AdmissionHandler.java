@@ -26,7 +26,8 @@ public final class AdmissionHandler extends ReviewHandler<AdmissionReview, Admis
     public static final String EXCEPTED_BY = "excepted_by";
     public static final String CLUSTER = "cluster";
 
-    private final Function<String, EnforcementMode> modes;
+    /** The mode of a call: by function and caller's cluster. */
+    private final BiFunction<String, String, EnforcementMode> modes;
     private final BiFunction<String, AdmissionRequest, Optional<RequestException>> exceptions;
 
     /** Every verdict enforced. */
@@ -45,9 +46,31 @@ public final class AdmissionHandler extends ReviewHandler<AdmissionReview, Admis
      */
     public AdmissionHandler(AdmissionCodec codec, Function<String, EnforcementMode> modes,
             BiFunction<String, AdmissionRequest, Optional<RequestException>> exceptions) {
+        this(codec, exceptions, modeOfCluster(modes));
+    }
+
+    private AdmissionHandler(AdmissionCodec codec,
+            BiFunction<String, AdmissionRequest, Optional<RequestException>> exceptions,
+            BiFunction<String, String, EnforcementMode> modes) {
         super(codec);
         this.modes = Objects.requireNonNull(modes, "modes");
         this.exceptions = Objects.requireNonNull(exceptions, "exceptions");
+    }
+
+    private static BiFunction<String, String, EnforcementMode> modeOfCluster(Function<String, EnforcementMode> m) {
+        Objects.requireNonNull(m, "modes");
+        return (function, cluster) -> m.apply(cluster);
+    }
+
+    /**
+     * A handler whose mode is per function and cluster: one process serving several functions (the all-in-one
+     * bundle) gives each its own mode for each caller's cluster.
+     *
+     * @param modes the enforcement mode of a call, by function name and caller's cluster
+     */
+    public static AdmissionHandler perFunction(AdmissionCodec codec, BiFunction<String, String, EnforcementMode> modes,
+            BiFunction<String, AdmissionRequest, Optional<RequestException>> exceptions) {
+        return new AdmissionHandler(codec, exceptions, modes);
     }
 
     @Override
@@ -74,16 +97,18 @@ public final class AdmissionHandler extends ReviewHandler<AdmissionReview, Admis
         if (verdict == null) {
             throw new IllegalStateException("policy returned no verdict");
         }
-        EnforcedVerdict enforced = EnforcedVerdict.of(enforcement(review), function, verdict, patch);
+        EnforcementMode mode = modes.apply(function, request.cluster());
+        EnforcedVerdict enforced = EnforcedVerdict.of(mode, function, verdict, patch);
         Verdict answered = named(enforced.answered(), request);
         byte[] out = codec().encode(review.version(), review.uid(), answered, enforced.sent());
         int ops = enforced.sent() == null ? 0 : enforced.sent().size();
-        return result(200, out, enforced.answer(), review, answered, ops, "", enforced.decision());
+        return result(200, out, enforced.answer(), review, answered, ops, "", enforced.decision(), mode);
     }
 
+    /** The mode of a call that did not get the policy's verdict (an error): its cluster's, whatever the function. */
     @Override
     protected EnforcementMode enforcement(AdmissionReview review) {
-        return modes.apply(review.request().cluster());
+        return modes.apply("", review.request().cluster());
     }
 
     /** The configured verdict in the review's version (not the policy's: answered as it is), or (null) an error. */

@@ -1,5 +1,8 @@
 package dev.tollgate.admission;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -61,12 +64,32 @@ public final class JsonFields {
         return at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
+    /**
+     * The first line of a parser's message, without the text of the input it quotes: Jackson quotes the token it
+     * could not read ("Unrecognized token '...'", "Duplicate field '...'") and a number out of range
+     * ("Numeric value (...)"),
+     * and a refused request's text is never echoed into an answer or a log (it may be a token sent in the wrong
+     * place). A quoted single character and the JSON literals Jackson names as expected stay.
+     */
     static String firstLine(String s) {
         if (s == null) {
             return "unknown error";
         }
         int nl = s.indexOf('\n');
         // Jackson names the (redacted) source inside nested locations; only the line and column help the caller.
-        return truncate((nl < 0 ? s : s.substring(0, nl)).replaceAll("Source: REDACTED \\([^)]*\\); ", ""));
+        String line = (nl < 0 ? s : s.substring(0, nl)).replaceAll("Source: REDACTED \\([^)]*\\); ", "");
+        return truncate(withoutInput(line));
+    }
+
+    private static final Pattern QUOTED = Pattern.compile("'([^']*)'");
+    private static final Pattern OUT_OF_RANGE = Pattern.compile("(?<=Numeric value )\\([^)]*\\)");
+
+    static String withoutInput(String message) {
+        String unquoted = QUOTED.matcher(message).replaceAll(m -> {
+            String quoted = m.group(1);
+            return quoted.length() <= 1 || quoted.equals("null") || quoted.equals("true") || quoted.equals("false")
+                    ? Matcher.quoteReplacement(m.group()) : "'...'";
+        });
+        return OUT_OF_RANGE.matcher(unquoted).replaceAll("(...)");
     }
 }

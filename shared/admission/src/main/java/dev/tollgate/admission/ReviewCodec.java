@@ -1,7 +1,6 @@
 package dev.tollgate.admission;
 
 import static dev.tollgate.admission.JsonFields.requiredString;
-import static dev.tollgate.admission.JsonFields.truncate;
 import static dev.tollgate.admission.JsonFields.type;
 
 import java.io.InputStream;
@@ -60,11 +59,12 @@ public abstract class ReviewCodec<R extends Review> {
         }
         String apiVersion = requiredString(root, "apiVersion", "apiVersion");
         ReviewVersion version = kind.version(apiVersion).orElseThrow(
-                () -> new ReviewDecodeException("unsupported apiVersion '" + truncate(apiVersion) + "': expected "
+                // Not quoted: no text of a refused request is echoed into an answer or a log (it may be a token).
+                () -> new ReviewDecodeException("unsupported apiVersion: expected "
                         + kind.apiVersions()));
         String reviewKind = requiredString(root, "kind", "kind");
         if (!kind.kind().equals(reviewKind)) {
-            throw new ReviewDecodeException("kind '" + truncate(reviewKind) + "' is not " + kind.kind());
+            throw new ReviewDecodeException("kind: expected " + kind.kind());
         }
         JsonNode request = root.get("request");
         if (request == null || request.isNull()) {

@@ -92,8 +92,15 @@ public abstract class ReviewHandler<R extends Review, P, C extends ReviewCodec<R
     /** A result whose policy decided {@code decision}, answered as {@code outcome} under the review's mode. */
     protected final HandlerResult<R> result(int status, byte[] body, HandlerResult.Outcome outcome, R review,
             Verdict verdict, int patchOps, String error, HandlerResult.Outcome decision) {
-        return new HandlerResult<>(codec.kind(), status, body, outcome, review, verdict, patchOps, error, decision,
+        return result(status, body, outcome, review, verdict, patchOps, error, decision,
                 review == null ? EnforcementMode.ENFORCE : enforcement(review));
+    }
+
+    /** As above, under the call's {@code mode}. */
+    protected final HandlerResult<R> result(int status, byte[] body, HandlerResult.Outcome outcome, R review,
+            Verdict verdict, int patchOps, String error, HandlerResult.Outcome decision, EnforcementMode mode) {
+        return new HandlerResult<>(codec.kind(), status, body, outcome, review, verdict, patchOps, error, decision,
+                mode);
     }
 
     /** The enforcement mode of {@code review}'s call: enforce, unless the kind of review has modes (admission). */

@@ -138,12 +138,12 @@ class AdmissionCodecTest {
             `{`                                                                                 | not valid JSON
             `{"kind":"AdmissionReview"}`                                                        | apiVersion: required
             `{"apiVersion":"admission.k8s.io/v2","kind":"AdmissionReview"}`                     | unsupported apiVersion
-            `{"apiVersion":"admission.k8s.io/v1","kind":"Review"}`                              | is not AdmissionReview
+            `{"apiVersion":"admission.k8s.io/v1","kind":"Review"}`                              | kind: expected AdmissionReview
             `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}`                     | request: required
             `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":[]}`        | request: expected an object
             `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}}`        | request.uid: required
             `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":1}}` | request.uid: expected a string
-            `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","operation":"X"}}` | unknown operation 'X'
+            `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","operation":"X"}}` | unknown operation, expected CREATE
             `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","operation":"CREATE"}}` | request.kind: required
             `{"apiVersion":"admission.k8s.io/v1","apiVersion":"admission.k8s.io/v1"}`           | Duplicate field
             `{"apiVersion":"admission.k8s.io/v1"} []`                                           | not valid JSON

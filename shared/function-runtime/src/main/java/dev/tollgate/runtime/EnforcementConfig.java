@@ -15,4 +15,16 @@ public interface EnforcementConfig {
 
     /** Per caller cluster, overriding {@link #mode()}: {@code east=warn,west=audit}. Env: TOLLGATE_ENFORCEMENT_CLUSTER_MODES. */
     Optional<String> clusterModes();
+
+    /**
+     * Per function this process serves (the all-in-one bundle), overriding {@link #mode()} for that function:
+     * {@code cel-policy=warn}. Env: TOLLGATE_ENFORCEMENT_FUNCTION_MODES.
+     */
+    Optional<String> functionModes();
+
+    /**
+     * Per function and caller cluster, overriding everything else for that function's calls from that cluster:
+     * {@code cel-policy.west=warn}. Env: TOLLGATE_ENFORCEMENT_FUNCTION_CLUSTER_MODES.
+     */
+    Optional<String> functionClusterModes();
 }

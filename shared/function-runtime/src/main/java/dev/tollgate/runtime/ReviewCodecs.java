@@ -40,7 +40,8 @@ public class ReviewCodecs {
 
     ReviewCodecs(AdmissionLimits limits, EnforcementModes modes, FunctionExceptions exceptions) {
         ReviewJson json = new ReviewJson(limits);
-        this.admission = new AdmissionHandler(new AdmissionCodec(json), modes::forCluster, exceptions::exceptedBy);
+        this.admission = AdmissionHandler.perFunction(new AdmissionCodec(json), modes::forCall,
+                exceptions::exceptedBy);
         this.conversion = new ConversionHandler(new ConversionCodec(json));
     }
 

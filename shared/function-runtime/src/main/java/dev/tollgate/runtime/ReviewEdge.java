@@ -69,6 +69,8 @@ public class ReviewEdge {
     private final int retryAfterSeconds;
     private final Duration bodyReadTimeout;
     private final String nonApplicationRoot;
+    /** The function paths served, for a 404's message: "/a, /b". */
+    private final String served;
 
     ReviewEdge() {
         this.policies = null; // for CDI proxies
@@ -81,6 +83,7 @@ public class ReviewEdge {
         this.retryAfterSeconds = 0;
         this.bodyReadTimeout = null;
         this.nonApplicationRoot = null;
+        this.served = null;
     }
 
     @Inject
@@ -102,6 +105,9 @@ public class ReviewEdge {
         }
         String root = all.getOptionalValue("quarkus.http.non-application-root-path", String.class).orElse("q");
         this.nonApplicationRoot = "/" + root.replaceAll("^/+|/+$", "");
+        java.util.TreeSet<String> names = new java.util.TreeSet<>(policies.admission().keySet());
+        names.addAll(policies.conversions().keySet());
+        this.served = String.join(", ", names.stream().map(n -> "/" + n).toList());
     }
 
     /** Quarkus HTTP reference, "Using Vert.x Web Router": routes added by observing the Router. */
@@ -161,19 +167,23 @@ public class ReviewEdge {
         });
         ctx.put(CALL, call);
         if (policy.isEmpty()) {
-            refuse(ctx, call, 404, "no policy is served at " + path); // the path token (if any) is not echoed
+            // Nothing of the request is echoed, here or below (issue 45): a path may hold a token after the first
+            // (a URL with two, or a path token sent to a function that checks bearer tokens), a header value or a
+            // method may be one, and the answer and the decision log both carry the message.
+            refuse(ctx, call, 404, "no policy is served at the requested path; this function serves " + served);
             return;
         }
         if (ctx.request().method() != HttpMethod.POST) {
             ctx.response().putHeader(HttpHeaders.ALLOW, "POST");
-            refuse(ctx, call, 405, "method " + ctx.request().method() + " not allowed: POST "
-                    + call.policy.kind().expected());
+            HttpMethod method = ctx.request().method();
+            refuse(ctx, call, 405, "method " + (HttpMethod.values().contains(method) ? method + " " : "")
+                    + "not allowed: POST " + call.policy.kind().expected());
             return;
         }
         String contentType = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
         if (!isJson(contentType)) {
             refuse(ctx, call, 400, "Content-Type must be application/json, got "
-                    + (contentType == null ? "none" : "'" + contentType + "'"));
+                    + (contentType == null ? "none" : "another"));
             return;
         }
         String transferEncoding = ctx.request().getHeader(HttpHeaders.TRANSFER_ENCODING);
@@ -390,8 +400,8 @@ public class ReviewEdge {
         }
         String[] codings = transferEncoding.split(",");
         if (!codings[codings.length - 1].strip().equalsIgnoreCase("chunked")) {
-            return "Transfer-Encoding '" + transferEncoding + "' is not supported: send the body with Content-Length "
-                    + "or Transfer-Encoding: chunked";
+            return "Transfer-Encoding other than chunked is not supported: send the body with Content-Length or "
+                    + "Transfer-Encoding: chunked";
         }
         return null;
     }

@@ -24,6 +24,26 @@ class EnforcementModesTest {
     }
 
     @Test
+    void aBundleGivesEachFunctionItsOwnModePerCluster() {
+        // Issue 45, in the Terraform module's order: the function's own for the cluster, the cluster's, the
+        // function's own, the process's.
+        EnforcementModes modes = new EnforcementModes("enforce", "east=audit", "cel-policy=warn,pod-security=audit",
+                "cel-policy.west=audit,require-labels.west=warn");
+        assertEquals(EnforcementMode.WARN, modes.forCall("require-labels", "west"));
+        assertEquals(EnforcementMode.AUDIT, modes.forCall("pod-security", "default"));
+        assertEquals(EnforcementMode.AUDIT, modes.forCall("pod-security", "west"));
+        assertEquals(EnforcementMode.ENFORCE, modes.forCall("always-pull-images", "west"));
+        assertEquals(EnforcementMode.AUDIT, modes.forCall("cel-policy", "west"));
+        assertEquals(EnforcementMode.WARN, modes.forCall("cel-policy", "north"));
+        assertEquals(EnforcementMode.AUDIT, modes.forCall("cel-policy", "east"));
+        assertEquals(EnforcementMode.AUDIT, modes.forCall("require-labels", "east"));
+        var e = assertThrows(ConfigurationException.class, () -> new EnforcementModes("enforce", "",
+                "", "cel-policy=warn"));
+        assertEquals("tollgate.enforcement.function-cluster-modes=cel-policy=warn: 'cel-policy=warn' is not "
+                + "<function>.<cluster>=<mode> with a function and a cluster name (DNS labels)", e.getMessage());
+    }
+
+    @Test
     void byDefaultEveryClusterIsEnforced() {
         EnforcementModes modes = new EnforcementModes("enforce", "");
         assertEquals(EnforcementMode.ENFORCE, modes.forCluster("default"));

@@ -74,7 +74,7 @@ class FunqyContractTest {
                     .body("message", equalTo("empty body: expected an AdmissionReview JSON object"));
             post("hello").then().statusCode(400)
                     .body("kind", equalTo("Status"))
-                    .body("message", startsWith("body is not valid JSON: Unrecognized token 'hello'"));
+                    .body("message", startsWith("body is not valid JSON: Unrecognized token '...'"));
             assertEquals(List.of(), log.records().stream()
                     .filter(r -> r.getLevel().intValue() >= Level.SEVERE.intValue()).map(CapturedLog::message)
                     .toList(), "a bad request is logged as no error");
@@ -86,7 +86,7 @@ class FunqyContractTest {
         String twice = Probe.body().replaceFirst("\\{", "{\"kind\":\"AdmissionReview\",");
         post(twice).then().statusCode(400)
                 .body("kind", equalTo("Status"))
-                .body("message", containsString("Duplicate field 'kind'"));
+                .body("message", containsString("Duplicate field '...'"));
     }
 
     @Test

@@ -21,6 +21,10 @@ import io.restassured.response.Response;
 @TestProfile(AuthProfiles.Tokens.class)
 class TokenAuthTest {
 
+    /** A 404 names no part of the path (issue 45): it may hold a token. */
+    static final String NOT_SERVED = "no policy is served at the requested path; this function serves /probe, "
+            + "/probe-conversion";
+
     private static Response post(String path, String bearer) {
         var spec = given().contentType("application/json").body(Probe.body("probe", "deny"));
         if (bearer != null) {
@@ -40,7 +44,7 @@ class TokenAuthTest {
         // Through the public URL with the token: the gate knows no policy there (a Status 404, nothing leaks).
         given().get("/" + AuthProfiles.PATH_TOKEN + "/q/metrics").then().statusCode(401);
         post("/" + AuthProfiles.PATH_TOKEN + "/q/metrics", AuthProfiles.BEARER_OLD).then().statusCode(404)
-                .body("kind", equalTo("Status")).body("message", equalTo("no policy is served at /q/metrics"));
+                .body("kind", equalTo("Status")).body("message", equalTo(NOT_SERVED));
         given().header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)
                 .get("/" + AuthProfiles.PATH_TOKEN + "/q/health/live").then().statusCode(404)
                 .body("kind", equalTo("Status"));
@@ -118,7 +122,7 @@ class TokenAuthTest {
     void pathTokenIsStrippedBeforeDispatch() {
         given().contentType("application/json").header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)
                 .body("{}").post("/" + AuthProfiles.PATH_TOKEN + "/no-such-policy")
-                .then().statusCode(404).body("message", equalTo("no policy is served at /no-such-policy"));
+                .then().statusCode(404).body("message", equalTo(NOT_SERVED));
     }
 
     @Test

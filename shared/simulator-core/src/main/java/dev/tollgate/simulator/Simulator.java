@@ -34,6 +34,7 @@ import dev.tollgate.admission.ReviewKind;
 import dev.tollgate.admission.ReviewVersion;
 import dev.tollgate.admission.WarningRecorder;
 import dev.tollgate.admission.match.Rule;
+import dev.tollgate.cel.admission.SimulatedNamespaces;
 import dev.tollgate.simulator.CallRecord.Result;
 import dev.tollgate.testing.ResponseChecks;
 
@@ -180,7 +181,9 @@ public final class Simulator implements AutoCloseable {
         if (KnownResources.exemptFromWebhooks(gvr)) {
             trace.notes.add("the API server never calls webhooks for " + gvr.group() + " resources");
         } else {
-            try {
+            // The functions this process serves (the CLI's bundle, tests' in-process functions) see the namespaces
+            // given here as the webhooks' matching does; those not given are the functions' own (issue 45).
+            try (var given = SimulatedNamespaces.register(attrs.uid, settings.namespaceObjects()::get)) {
                 current = mutate(attrs, object, trace);
                 validate(attrs, current, trace);
             } catch (Rejection r) {

@@ -137,6 +137,8 @@ class ExceptionsOnKubeApiServerTest {
                       certificate_authority = file("%5$s")
                       namespace_exclusions  = false
                     }
+                    # Planned only: a current cluster, where the same exceptions are matchConditions.
+                    two = { kubernetes_version = "1.30", server = "https://two.example.com" }
                   }
                   exceptions = yamldecode(file("${path.module}/exceptions.yaml")).exceptions
                 }
@@ -154,6 +156,9 @@ class ExceptionsOnKubeApiServerTest {
                 output "expired" {
                   value = module.registration.exceptions_expired
                 }
+                output "advice" {
+                  value = module.registration.exceptions_advice
+                }
                 """.formatted(relative, webhook.getAddress().getPort(), cluster.env("KAS_WEBHOOK_CA_FILE"), cluster.url(),
                 cluster.caFile()));
         return dir;
@@ -169,12 +174,23 @@ class ExceptionsOnKubeApiServerTest {
         assertTrue(applied.flat().contains("so the API server sends their requests to the function (output exceptions_applied_by_function): require-labels: ci-bot"), applied.output());
         assertTrue(applied.flat().contains("Expired exceptions, no longer applied"), applied.output());
         JsonNode out = JSON.readTree(Terraform.runOk(dir, "output", "-json", "-no-color").stdout());
-        assertEquals(JSON.readTree("{\"one\":{\"require-labels.tollgate.dev\":{\"batch-jobs\":\"objectSelector\","
-                + "\"ci-bot\":\"function\",\"sandboxes\":\"namespaceSelector\"}}}"), out.path("compiled").path("value"));
-        assertEquals(JSON.readTree("{\"one\":{\"require-labels\":[\"ci-bot\"]}}"),
-                out.path("applied_by_function").path("value"));
+        assertEquals(JSON.readTree("{\"require-labels.tollgate.dev\":{\"batch-jobs\":\"objectSelector\","
+                + "\"ci-bot\":\"function\",\"sandboxes\":\"namespaceSelector\"}}"),
+                out.path("compiled").path("value").path("one"));
+        assertEquals(JSON.readTree("{\"require-labels\":[\"ci-bot\"]}"),
+                out.path("applied_by_function").path("value").path("one"));
         assertEquals(JSON.readTree("{\"old-shop\":{\"expires\":\"2021-01-31T00:00:00Z\",\"functions\":[\"require-labels\"],"
                 + "\"reason\":\"migrated\"}}"), out.path("expired").path("value"));
+        // Issue 45: said per cluster (one, 1.20; not two, 1.30), where the user decides, with the label form that
+        // keeps the requests away; the requests reaching the function is shown below (ci-bot's redeploy).
+        String advice = "ci-bot (require-labels) excepts by user: on Kubernetes 1.20 (older than 1.28, no "
+                + "matchConditions) the function applies it and the requests still reach it. To keep them away, "
+                + "except by label instead, which a selector applies on every version: match.namespace_labels with "
+                + "one requirement on labelled namespaces (namespaceSelector), or match.object_labels with one "
+                + "requirement (objectSelector).";
+        assertEquals(JSON.readTree("{\"one\":{\"ci-bot\":" + JSON.writeValueAsString(advice) + "}}"),
+                out.path("advice").path("value"));
+        assertTrue(applied.flat().contains(advice), applied.output());
 
         // The API server validates and stores the selectors Terraform rendered.
         String result = cluster.apply(out.path("one").path("value").asText());

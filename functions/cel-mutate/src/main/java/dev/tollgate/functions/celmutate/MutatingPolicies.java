@@ -235,7 +235,7 @@ public final class MutatingPolicies {
         }
         // Looked up only for policies that use it; a failure propagates to mutate().
         ObjectNode namespaceObject = policy.usesNamespaceObject
-                ? dispatcher.namespaces(request.cluster()).namespaceObject(request) : null;
+                ? dispatcher.namespaces(request).namespaceObject(request) : null;
         AdmissionInput input = AdmissionInput.of(withObject(request, object)).withParams(param)
                 .withNamespaceObject(namespaceObject);
         PolicyExpressions.ConditionResult match = exprs.matchConditions(exprs.set().newEvaluation(input));

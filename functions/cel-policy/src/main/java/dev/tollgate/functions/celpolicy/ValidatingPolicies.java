@@ -188,7 +188,7 @@ public final class ValidatingPolicies {
         }
         // Looked up only for policies that use it; a failure propagates to validate().
         ObjectNode namespaceObject = policy.usesNamespaceObject
-                ? dispatcher.namespaces(request.cluster()).namespaceObject(request) : null;
+                ? dispatcher.namespaces(request).namespaceObject(request) : null;
         Evaluation evaluation = exprs.set().newEvaluation(AdmissionInput.of(request).withParams(param)
                 .withNamespaceObject(namespaceObject));
         PolicyExpressions.ConditionResult match = exprs.matchConditions(evaluation);

@@ -1,7 +1,6 @@
 package dev.tollgate.admission.conversion;
 
 import static dev.tollgate.admission.JsonFields.requiredString;
-import static dev.tollgate.admission.JsonFields.truncate;
 import static dev.tollgate.admission.JsonFields.type;
 
 import java.io.IOException;
@@ -45,8 +44,9 @@ public final class ConversionCodec extends ReviewCodec<ConversionReview> {
             throws ReviewDecodeException {
         String desired = requiredString(req, "desiredAPIVersion", "request.desiredAPIVersion");
         if (!isGroupVersion(desired)) {
-            throw new ReviewDecodeException("request.desiredAPIVersion: '" + truncate(desired)
-                    + "' is not <group>/<version> (custom resources always have a group)");
+            // Not quoted: no text of a refused request is echoed into an answer or a log (it may be a token).
+            throw new ReviewDecodeException("request.desiredAPIVersion: not <group>/<version> (custom resources "
+                    + "always have a group)");
         }
         JsonNode objects = req.get("objects");
         if (objects == null || objects.isNull()) {

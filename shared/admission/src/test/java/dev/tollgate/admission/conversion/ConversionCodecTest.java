@@ -72,19 +72,19 @@ class ConversionCodecTest {
             empty body                 ||empty body: expected a ConversionReview JSON object
             not JSON                   |{"apiVersion":|body is not valid JSON
             trailing data              |{"a":1} {"b":2}|body is not valid JSON
-            duplicate keys             |{"kind":"ConversionReview","kind":"ConversionReview"}|body is not valid JSON: Duplicate field 'kind'
+            duplicate keys             |{"kind":"ConversionReview","kind":"ConversionReview"}|body is not valid JSON: Duplicate field '...'
             an array                   |[1]|body is not a JSON object: expected a ConversionReview
             no apiVersion              |{"kind":"ConversionReview"}|apiVersion: required
-            an AdmissionReview         |{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}}|unsupported apiVersion 'admission.k8s.io/v1': expected apiextensions.k8s.io/v1 or apiextensions.k8s.io/v1beta1
-            wrong kind                 |{"apiVersion":"apiextensions.k8s.io/v1","kind":"AdmissionReview"}|kind 'AdmissionReview' is not ConversionReview
+            an AdmissionReview         |{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}}|unsupported apiVersion: expected apiextensions.k8s.io/v1 or apiextensions.k8s.io/v1beta1
+            wrong kind                 |{"apiVersion":"apiextensions.k8s.io/v1","kind":"AdmissionReview"}|kind: expected ConversionReview
             no request                 |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview"}|request: required
             request not an object      |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":[]}|request: expected an object, got an array
             no uid                     |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"desiredAPIVersion":"a/v1","objects":[]}}|request.uid: required
             empty uid                  |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"","desiredAPIVersion":"a/v1","objects":[]}}|request.uid: must not be empty
             uid a number               |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":7,"desiredAPIVersion":"a/v1","objects":[]}}|request.uid: expected a string, got a number
             no desiredAPIVersion       |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","objects":[]}}|request.desiredAPIVersion: required
-            desired without group      |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"v1","objects":[]}}|request.desiredAPIVersion: 'v1' is not <group>/<version>
-            desired with two slashes   |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"a/b/c","objects":[]}}|request.desiredAPIVersion: 'a/b/c' is not <group>/<version>
+            desired without group      |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"v1","objects":[]}}|request.desiredAPIVersion: not <group>/<version>
+            desired with two slashes   |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"a/b/c","objects":[]}}|request.desiredAPIVersion: not <group>/<version>
             no objects                 |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"a/v1"}}|request.objects: required
             objects not an array       |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"a/v1","objects":{}}}|request.objects: expected an array, got an object
             object not an object       |{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"a/v1","objects":["x"]}}|request.objects[0]: expected an object, got a string

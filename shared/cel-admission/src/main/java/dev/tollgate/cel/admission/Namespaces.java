@@ -71,6 +71,26 @@ public final class Namespaces {
         return new Namespaces(Collections.unmodifiableMap(labelled), fallback);
     }
 
+    /**
+     * These namespaces, with {@code first}'s Namespace objects (labelled with their name) before them: a name it
+     * returns null for is looked up here ({@link SimulatedNamespaces}).
+     */
+    Namespaces withFirst(java.util.function.Function<String, ObjectNode> first) {
+        Namespaces own = this;
+        return new Namespaces(Map.of(), new NamespaceSource() {
+            @Override
+            public ObjectNode get(String name) {
+                ObjectNode ns = first.apply(name);
+                return ns != null ? withNameLabel(name, ns) : own.require(name);
+            }
+
+            @Override
+            public String describe() {
+                return "the simulator's, then " + own.describe();
+            }
+        });
+    }
+
     /** Every namespace from the source (e.g. the Kubernetes API), none configured. */
     public static Namespaces from(NamespaceSource source) {
         return new Namespaces(Map.of(), source);

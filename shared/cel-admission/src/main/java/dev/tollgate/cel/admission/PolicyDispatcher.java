@@ -110,6 +110,14 @@ public final class PolicyDispatcher<P, B> {
         return namespaces.of(cluster);
     }
 
+    /**
+     * The namespaces of this request: its cluster's, after those a simulator in this process gave it
+     * ({@link SimulatedNamespaces}).
+     */
+    public Namespaces namespaces(AdmissionRequest request) {
+        return SimulatedNamespaces.forReview(request.uid(), namespaces.of(request.cluster()));
+    }
+
     /** {@link #dispatch(String, AdmissionRequest, Handler)} for the cluster that sent the request. */
     public void dispatch(AdmissionRequest request, Handler<P, B> handler) {
         dispatch(request.cluster(), request, handler);
@@ -120,7 +128,7 @@ public final class PolicyDispatcher<P, B> {
      * params come from {@code cluster}, the cluster that sent the review.
      */
     public void dispatch(String cluster, AdmissionRequest request, Handler<P, B> handler) {
-        Namespaces namespaces = this.namespaces.of(cluster);
+        Namespaces namespaces = SimulatedNamespaces.forReview(request.uid(), this.namespaces.of(cluster));
         ParamSource params = this.params.of(cluster);
         BitSet candidates = candidateSet(namespaces, request);
         for (int i = candidates.nextSetBit(0); i >= 0; i = candidates.nextSetBit(i + 1)) {

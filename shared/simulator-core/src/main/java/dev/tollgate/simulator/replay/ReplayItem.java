@@ -14,9 +14,11 @@ public sealed interface ReplayItem {
      * @param recorded the outcome the log recorded
      * @param function for a decision-log line, the one function it records (the comparison is that function's);
      *                 null for an audit event (every function)
+     * @param namespacesFrom where the request's Namespace came from ({@link ReplayReader#FROM_GIVEN}, ...)
+     * @param time     when the API server received it (an audit event's requestReceivedTimestamp), or null
      */
     record Request(String source, String ref, InputManifest manifest, ReviewSettings settings, Outcome recorded,
-            String function) implements ReplayItem {
+            String function, String namespacesFrom, java.time.Instant time) implements ReplayItem {
     }
 
     /** A write request that cannot be replayed, and why ({@code reason} is the category, {@code detail} the case). */

@@ -70,6 +70,16 @@ public final class ReplayOutput {
                 }
             }
         }
+        if (r.beforeRegistration() != null) {
+            ReplayReport.Skipped b = r.beforeRegistration();
+            sb.append("\nBefore registration: ").append(b.count()).append(" (answered differently now, but made "
+                    + "before the webhooks whose answer differs were registered: not changes)\n")
+                    .append("          e.g. ").append(b.firstSource()).append(": ").append(b.firstDetail())
+                    .append('\n');
+        }
+        if (!r.namespacesFrom().isEmpty()) {
+            sb.append("\nNamespaces of the replayed requests: ").append(namespaces(r)).append('\n');
+        }
         if (!r.notReplayed().isEmpty()) {
             sb.append("\nNot replayed: ").append(r.notReplayedTotal()).append('\n');
             r.notReplayed().forEach((reason, s) -> sb.append(String.format(Locale.ROOT,
@@ -95,8 +105,17 @@ public final class ReplayOutput {
     }
 
     public static String summary(ReplayReport r) {
-        return r.changed() + " of " + r.replayed() + " replayed requests changed; " + r.notReplayedTotal()
-                + " not replayed, " + r.unreadable() + " unreadable lines";
+        return r.changed() + " of " + r.replayed() + " replayed requests changed; "
+                + (r.beforeRegistration() == null ? "" : r.beforeRegistration().count() + " before registration, ")
+                + r.notReplayedTotal() + " not replayed, " + r.unreadable() + " unreadable lines"
+                + (r.namespacesFrom().isEmpty() ? "" : "; namespaces from " + namespaces(r));
+    }
+
+    /** e.g. {@code the log 12, --namespaces 3}: where the replayed requests' Namespaces came from, most first. */
+    static String namespaces(ReplayReport r) {
+        return r.namespacesFrom().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", "));
     }
 
     public static String json(Run run, ReplayReport r) {
@@ -126,6 +145,11 @@ public final class ReplayOutput {
                 }
             }
         });
+        ObjectNode namespaces = root.putObject("namespacesFrom");
+        r.namespacesFrom().forEach(namespaces::put);
+        ReplayReport.Skipped b = r.beforeRegistration();
+        root.putObject("beforeRegistration").put("count", b == null ? 0 : b.count())
+                .put("example", b == null ? "" : b.firstSource()).put("detail", b == null ? "" : b.firstDetail());
         ArrayNode skipped = root.putArray("notReplayed");
         r.notReplayed().forEach((reason, s) -> skipped.addObject().put("reason", reason).put("count", s.count())
                 .put("example", s.firstSource()).put("detail", s.firstDetail()));

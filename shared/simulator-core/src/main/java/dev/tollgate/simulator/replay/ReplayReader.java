@@ -45,6 +45,16 @@ public final class ReplayReader {
             + "tollgate.decision-log.include-objects=false)";
     public static final String DECISION_FAILED = "decision-log line of a call that failed (no verdict to compare)";
 
+    public static final String BEFORE_SINCE = "received before --since";
+
+    /** Where a request's Namespace came from, in this order of precedence. */
+    public static final String FROM_GIVEN = "--namespaces";
+    public static final String FROM_LOG = "the log";
+    public static final String FROM_CLUSTER = "--kubeconfig";
+    public static final String ASSUMED = "assumed (only the kubernetes.io/metadata.name label)";
+    /** A cluster-scoped request: no namespace to find. */
+    public static final String NO_NAMESPACE = "none (cluster-scoped)";
+
     static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -64,19 +74,38 @@ public final class ReplayReader {
     private final ObjectCache stored;
     private final ObjectCache namespaces;
     private final Map<String, InputManifest> givenNamespaces;
+    private final Map<String, InputManifest> clusterNamespaces;
+    private java.time.Instant since;
 
-    /**
-     * @param functionOf      the function of a webhook name
-     * @param cacheCapacity   how many stored objects (and, separately, namespaces) to keep for later events
-     * @param givenNamespaces Namespace objects known beforehand, by name (those seen in the log win: they are the
-     *                        namespace as it was then)
-     */
+    /** As {@link #ReplayReader(Function, int, Map, Map)} with no cluster's namespaces. */
     public ReplayReader(Function<String, String> functionOf, int cacheCapacity,
             Map<String, InputManifest> givenNamespaces) {
+        this(functionOf, cacheCapacity, givenNamespaces, Map.of());
+    }
+
+    /**
+     * A request's Namespace is the one given ({@code --namespaces}), else the one the log last showed written before
+     * it (the namespace as it was then), else the cluster's ({@code --kubeconfig}), else assumed with only its name
+     * label, as the simulator assumes it.
+     *
+     * @param functionOf        the function of a webhook name
+     * @param cacheCapacity     how many stored objects (and, separately, namespaces) to keep for later events
+     * @param givenNamespaces   Namespace objects given, by name
+     * @param clusterNamespaces a cluster's Namespace objects, by name
+     */
+    public ReplayReader(Function<String, String> functionOf, int cacheCapacity,
+            Map<String, InputManifest> givenNamespaces, Map<String, InputManifest> clusterNamespaces) {
         this.functionOf = functionOf;
         this.stored = new ObjectCache(cacheCapacity);
         this.namespaces = new ObjectCache(cacheCapacity);
         this.givenNamespaces = Map.copyOf(givenNamespaces);
+        this.clusterNamespaces = Map.copyOf(clusterNamespaces);
+    }
+
+    /** Audit events received before {@code since} are not replayed (their objects still feed the caches). */
+    public ReplayReader since(java.time.Instant since) {
+        this.since = since;
+        return this;
     }
 
     public ObjectCache stored() {
@@ -153,7 +182,7 @@ public final class ReplayReader {
                 String storedName = response.path("metadata").path("name").asText(name);
                 stored.put(ObjectCache.key(group, resource, namespace, storedName), (ObjectNode) response);
                 rememberNamespace(group, resource, (ObjectNode) response);
-            } else if (verb.equals("create") && e.path("requestObject").isObject()) {
+            } else if ((verb.equals("create") || verb.equals("update")) && e.path("requestObject").isObject()) {
                 rememberNamespace(group, resource, (ObjectNode) e.path("requestObject"));
             }
         }
@@ -172,6 +201,10 @@ public final class ReplayReader {
         }
         if (op == null) {
             return new ReplayItem.NotReplayed(source, OTHER_VERB, verb + " " + where);
+        }
+        java.time.Instant received = Registrations.time(e, "requestReceivedTimestamp");
+        if (since != null && received != null && received.isBefore(since)) {
+            return new ReplayItem.NotReplayed(source, BEFORE_SINCE, verb + " " + where + " at " + received);
         }
         Outcome recorded = recorded(e, code);
         if (recorded == null) {
@@ -210,7 +243,8 @@ public final class ReplayReader {
         JsonNode user = e.path("impersonatedUser").isObject() ? e.path("impersonatedUser") : e.path("user");
         List<String> groups = new ArrayList<>();
         user.path("groups").forEach(g -> groups.add(g.asText()));
-        ReviewSettings settings = new ReviewSettings(op, olds, namespaceFor(namespace), user.path("username").asText(),
+        NamespaceView ns = namespaceFor(namespace);
+        ReviewSettings settings = new ReviewSettings(op, olds, ns.manifests(), user.path("username").asText(),
                 groups, dryRun(e.path("requestURI").asText()), namespace.isEmpty() ? "default" : namespace);
         // A create with generateName: the name the server gave, else the prefix.
         String shown = !manifest.name().isEmpty() ? manifest.name()
@@ -218,7 +252,7 @@ public final class ReplayReader {
                         + "*");
         String refText = manifest.kind() + " " + (namespace.isEmpty() ? "" : namespace + "/") + shown + " (" + op
                 + ")";
-        return new ReplayItem.Request(source, refText, manifest, settings, recorded, null);
+        return new ReplayItem.Request(source, refText, manifest, settings, recorded, null, ns.from(), received);
     }
 
     /** Fills apiVersion and kind from objectRef and the stored or returned object when the request body lacks them. */
@@ -314,17 +348,26 @@ public final class ReplayReader {
         }
     }
 
-    /** The event's namespace as the log last showed it, else as given, else none (the simulator assumes one). */
-    private List<InputManifest> namespaceFor(String namespace) {
+    /** A request's Namespace (none, or one) and where it came from. */
+    private record NamespaceView(List<InputManifest> manifests, String from) {
+    }
+
+    /** The request's namespace as given, else as the log last showed it, else the cluster's, else none. */
+    private NamespaceView namespaceFor(String namespace) {
         if (namespace.isEmpty()) {
-            return List.of();
+            return new NamespaceView(List.of(), NO_NAMESPACE);
+        }
+        InputManifest given = givenNamespaces.get(namespace);
+        if (given != null) {
+            return new NamespaceView(List.of(given), FROM_GIVEN);
         }
         ObjectNode seen = namespaces.get(namespace);
         if (seen != null) {
-            return List.of(new InputManifest("log", seen));
+            return new NamespaceView(List.of(new InputManifest("log", seen)), FROM_LOG);
         }
-        InputManifest given = givenNamespaces.get(namespace);
-        return given == null ? List.of() : List.of(given);
+        InputManifest cluster = clusterNamespaces.get(namespace);
+        return cluster != null ? new NamespaceView(List.of(cluster), FROM_CLUSTER)
+                : new NamespaceView(List.of(), ASSUMED);
     }
 
     // ---- decision-log lines ------------------------------------------------------------------------------------
@@ -365,7 +408,8 @@ public final class ReplayReader {
         List<InputManifest> olds = op == Operation.UPDATE
                 ? List.of(new InputManifest(source, (ObjectNode) oldObject)) : List.of();
         // The line names the user but not the groups: every authenticated user is in system:authenticated.
-        ReviewSettings settings = new ReviewSettings(op, olds, namespaceFor(namespace), d.path("user").asText(""),
+        NamespaceView ns = namespaceFor(namespace);
+        ReviewSettings settings = new ReviewSettings(op, olds, ns.manifests(), d.path("user").asText(""),
                 List.of("system:authenticated"), false, namespace.isEmpty() ? "default" : namespace);
         boolean patched = verdict.equals("patched") || d.path("patchOps").asInt(0) > 0;
         Map<String, String> denials = new java.util.HashMap<>();
@@ -376,6 +420,6 @@ public final class ReplayReader {
                 patched ? Set.of(function) : Set.of(), null, Set.of(function));
         String ref = manifest.kind() + " " + (namespace.isEmpty() ? "" : namespace + "/") + manifest.name() + " ("
                 + op + ")";
-        return new ReplayItem.Request(source, ref, manifest, settings, recorded, function);
+        return new ReplayItem.Request(source, ref, manifest, settings, recorded, function, ns.from(), null);
     }
 }

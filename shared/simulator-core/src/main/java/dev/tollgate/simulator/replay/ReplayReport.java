@@ -69,9 +69,18 @@ public final class ReplayReport {
     /** Reason for a request that called no webhook on either side. */
     public static final String NO_WEBHOOK = "no webhook matches it (on either side)";
 
+    /**
+     * Requests whose answer differs only for functions none of whose webhooks was registered when the request was
+     * made ({@link Registrations}): listed apart, not as changes.
+     */
+    public static final String BEFORE_REGISTRATION = "before registration (made before the webhooks whose answer "
+            + "differs were registered)";
+
     private final int examples;
     private final Map<String, FunctionStats> functions = new TreeMap<>();
     private final Map<String, Skipped> notReplayed = new TreeMap<>();
+    private final Map<String, Long> namespacesFrom = new TreeMap<>();
+    private Skipped beforeRegistration;
     private final List<ReplayItem.Unreadable> unreadableExamples = new ArrayList<>();
     private long lines;
     private long ignored;
@@ -108,6 +117,16 @@ public final class ReplayReport {
 
     /** Compares one replayed request's two sides and counts what changed, per function. */
     public void compared(ReplayItem.Request request, Outcome before, Outcome after) {
+        compared(request, before, after, (function, time) -> true);
+    }
+
+    /**
+     * Compares one replayed request's two sides and counts what changed, per function; a request whose answer differs
+     * only for functions that were not registered at its time ({@code registered}, by function and time) is listed
+     * apart ({@link #BEFORE_REGISTRATION}).
+     */
+    public void compared(ReplayItem.Request request, Outcome before, Outcome after,
+            java.util.function.BiPredicate<String, java.time.Instant> registered) {
         if (request.function() != null) {
             before = before.only(request.function());
             after = after.only(request.function());
@@ -118,7 +137,21 @@ public final class ReplayReport {
             notReplayed(request.source(), NO_WEBHOOK, request.ref());
             return;
         }
+        List<String> differing = changes.entrySet().stream().filter(e -> !e.getValue().isEmpty())
+                .map(Map.Entry::getKey).toList();
+        if (!differing.isEmpty() && request.time() != null
+                && differing.stream().noneMatch(f -> registered.test(f, request.time()))) {
+            if (beforeRegistration == null) {
+                beforeRegistration = new Skipped(request.source(), request.ref() + " at " + request.time() + ": "
+                        + String.join(", ", differing) + " not registered yet");
+            }
+            beforeRegistration.count++;
+            return;
+        }
         replayed++;
+        if (request.namespacesFrom() != null) {
+            namespacesFrom.merge(request.namespacesFrom(), 1L, Long::sum);
+        }
         if (before.warnings() != null && after.warnings() != null) {
             warningsCompared = true;
         }
@@ -197,6 +230,16 @@ public final class ReplayReport {
 
     public Map<String, Skipped> notReplayed() {
         return notReplayed;
+    }
+
+    /** The requests listed apart as made before their webhooks were registered, or null when there were none. */
+    public Skipped beforeRegistration() {
+        return beforeRegistration;
+    }
+
+    /** How many replayed requests had their Namespace from each source ({@link ReplayReader#FROM_GIVEN}, ...). */
+    public Map<String, Long> namespacesFrom() {
+        return namespacesFrom;
     }
 
     public long notReplayedTotal() {

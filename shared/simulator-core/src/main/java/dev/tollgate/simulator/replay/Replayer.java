@@ -23,17 +23,40 @@ public final class Replayer {
     private final Function<String, String> functionOf;
     private final ReplayReader reader;
     private final ReplayReport report;
+    private final java.util.function.BiPredicate<String, java.time.Instant> registered;
 
     /**
      * @param baseline a simulator of the set to compare with, or null to compare with what the log recorded
      */
     public Replayer(Simulator candidate, Simulator baseline, Function<String, String> functionOf, ReplayReader reader,
             ReplayReport report) {
+        this(candidate, baseline, functionOf, reader, report, Registrations.none(), java.util.List.of());
+    }
+
+    /**
+     * @param registrations when the log shows the webhooks registered
+     * @param webhooks      the candidate set's webhooks: a function is registered at a time when one of its webhooks
+     *                      is
+     */
+    public Replayer(Simulator candidate, Simulator baseline, Function<String, String> functionOf, ReplayReader reader,
+            ReplayReport report, Registrations registrations, java.util.List<dev.tollgate.simulator.Webhook> webhooks) {
         this.candidate = candidate;
         this.baseline = baseline;
         this.functionOf = functionOf;
         this.reader = reader;
         this.report = report;
+        this.registered = (function, time) -> {
+            boolean any = false;
+            for (dev.tollgate.simulator.Webhook w : webhooks) {
+                if (functionOf.apply(w.name()).equals(function)) {
+                    any = true;
+                    if (registrations.registeredAt(w, time)) {
+                        return true;
+                    }
+                }
+            }
+            return !any; // a function the candidate set does not name: nothing says when it was registered
+        };
     }
 
     /** Replays every line of one source ({@code name} for file:line), calling {@code perLine} after each. */
@@ -71,7 +94,7 @@ public final class Replayer {
             report.notReplayed(r.source(), REFUSED, r.ref() + ": " + e.getMessage().lines().findFirst().orElse(""));
             return;
         }
-        report.compared(r, before, after);
+        report.compared(r, before, after, registered);
     }
 
     private Outcome review(Simulator simulator, ReplayItem.Request r) {

@@ -157,6 +157,55 @@ class ReplayReaderTest {
     }
 
     @Test
+    void givenNamespacesComeFirstThenTheLogsThenTheClustersAndTheRequestSaysWhich() {
+        // Issue 45: --namespaces, else the Namespace as the log last showed it written, else --kubeconfig's.
+        ObjectNode given = AuditLines.JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Namespace");
+        given.putObject("metadata").put("name", "shop").putObject("labels").put("from", "given");
+        ObjectNode cluster = given.deepCopy();
+        cluster.with("metadata").with("labels").put("from", "cluster");
+        ObjectNode logged = given.deepCopy();
+        logged.with("metadata").with("labels").put("from", "log");
+        ObjectNode created = event("RequestResponse", "create", "shop", logged, null);
+        ((ObjectNode) created.get("objectRef")).put("resource", "namespaces").remove("namespace");
+        ReplayReader both = new ReplayReader(w -> w, 10, Map.of("shop", new InputManifest("ns.yaml", given)),
+                Map.of("shop", new InputManifest("cluster", cluster)));
+        ReplayReader logAndCluster = new ReplayReader(w -> w, 10, Map.of(),
+                Map.of("shop", new InputManifest("cluster", cluster)));
+        ReplayReader clusterOnly = new ReplayReader(w -> w, 10, Map.of(),
+                Map.of("shop", new InputManifest("cluster", cluster)));
+        both.read(created.toString(), "a:1");
+        logAndCluster.read(created.toString(), "a:1");
+        String pod = event("Request", "create", "web", pod("web", "x"), null).toString();
+        ReplayItem.Request fromGiven = assertInstanceOf(ReplayItem.Request.class, both.read(pod, "a:2"));
+        ReplayItem.Request fromLog = assertInstanceOf(ReplayItem.Request.class, logAndCluster.read(pod, "a:2"));
+        ReplayItem.Request fromCluster = assertInstanceOf(ReplayItem.Request.class, clusterOnly.read(pod, "a:2"));
+        ReplayItem.Request assumed = assertInstanceOf(ReplayItem.Request.class, reader.read(pod, "a:2"));
+        assertEquals(List.of("given", ReplayReader.FROM_GIVEN, "log", ReplayReader.FROM_LOG, "cluster",
+                ReplayReader.FROM_CLUSTER, ReplayReader.ASSUMED), List.of(
+                        label(fromGiven), fromGiven.namespacesFrom(), label(fromLog), fromLog.namespacesFrom(),
+                        label(fromCluster), fromCluster.namespacesFrom(), assumed.namespacesFrom()));
+    }
+
+    private static String label(ReplayItem.Request r) {
+        return r.settings().namespaceObjects().get("shop").path("metadata").path("labels").path("from").asText();
+    }
+
+    @Test
+    void eventsReceivedBeforeSinceAreNotReplayedButStillFeedTheCaches() {
+        ReplayReader cut = new ReplayReader(w -> w, 10, Map.of()).since(java.time.Instant.parse(
+                "2026-01-01T00:00:02Z"));
+        ObjectNode early = event("RequestResponse", "create", "web", pod("web", "x"), null)
+                .put("requestReceivedTimestamp", "2026-01-01T00:00:01.000000Z");
+        ReplayItem.NotReplayed skipped = assertInstanceOf(ReplayItem.NotReplayed.class, cut.read(early.toString(),
+                "a:1"));
+        assertEquals(ReplayReader.BEFORE_SINCE, skipped.reason());
+        ObjectNode update = event("Request", "update", "web", pod("web", "y"), null)
+                .put("requestReceivedTimestamp", "2026-01-01T00:00:03.000000Z");
+        ReplayItem.Request r = assertInstanceOf(ReplayItem.Request.class, cut.read(update.toString(), "a:2"));
+        assertEquals("2026-01-01T00:00:03Z", r.time().toString());
+    }
+
+    @Test
     void decisionLogLinesBareOrInsideALogRecordsMessage() {
         ObjectNode d = AuditLines.JSON.createObjectNode().put("uid", "u1").put("function", "registry")
                 .put("cluster", "east").put("operation", "CREATE").put("kind", "Pod").put("namespace", "shop")

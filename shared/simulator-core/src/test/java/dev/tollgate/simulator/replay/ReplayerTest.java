@@ -97,11 +97,15 @@ class ReplayerTest {
         };
     }
 
-    static Simulator simulator(String trusted, boolean warnOnTags) {
-        Configurations configurations = new Configurations(List.of(
+    static Configurations configurations() {
+        return new Configurations(List.of(
                 configuration(true, "pull.tollgate.dev", "/pull"),
                 configuration(false, "registry.tollgate.dev", "/registry"),
                 configuration(false, "labels.tollgate.dev", "/labels")));
+    }
+
+    static Simulator simulator(String trusted, boolean warnOnTags) {
+        Configurations configurations = configurations();
         return new Simulator(configurations, webhooks(trusted, warnOnTags),
                 new MatchConditionsSupport(KubeCel.standard()));
     }
@@ -179,6 +183,53 @@ class ReplayerTest {
         }
     }
 
+
+    /** A webhook configuration written, as the API server logs it at Metadata level (no object) at {@code time}. */
+    static ObjectNode configurationWritten(String kind, String name, String time) {
+        ObjectNode e = AuditLines.JSON.createObjectNode();
+        e.put("kind", "Event").put("apiVersion", "audit.k8s.io/v1").put("level", "Metadata")
+                .put("auditID", "id-" + name).put("stage", "ResponseComplete").put("verb", "create")
+                .put("requestURI", "/apis/admissionregistration.k8s.io/v1/" + kind)
+                .put("requestReceivedTimestamp", time).put("stageTimestamp", time);
+        e.putObject("objectRef").put("resource", kind).put("name", name).put("apiGroup",
+                "admissionregistration.k8s.io").put("apiVersion", "v1");
+        e.putObject("responseStatus").put("code", 201);
+        return e;
+    }
+
+    static ObjectNode at(ObjectNode event, String time) {
+        return event.put("requestReceivedTimestamp", time).put("stageTimestamp", time);
+    }
+
+    @Test
+    void requestsMadeBeforeTheirWebhooksWereRegisteredAreListedApartNotAsChanges() throws Exception {
+        // Issue 45: the API server's own objects are logged before any webhook exists; the log shows when the
+        // validating configuration was created (Metadata level: its webhooks are not in the event).
+        List<Object> lines = List.of(
+                at(allowedCreate("early", "registry.example.com/tools/kit:1"), "2026-01-01T00:00:01.000000Z"),
+                configurationWritten("validatingwebhookconfigurations", "tollgate", "2026-01-01T00:00:02.000000Z"),
+                at(allowedCreate("late", "registry.example.com/tools/kit:1"), "2026-01-01T00:00:03.000000Z"));
+        StringBuilder log = new StringBuilder();
+        lines.forEach(l -> log.append(l).append('\n'));
+        Registrations registrations = Registrations.none();
+        registrations.scan(new BufferedReader(new StringReader(log.toString())));
+        ReplayReport report = new ReplayReport(3);
+        try (Simulator stricter = simulator("registry.example.com/shop/", false)) {
+            List<dev.tollgate.simulator.Webhook> webhooks = new ArrayList<>(configurations().mutating());
+            webhooks.addAll(configurations().validating());
+            new Replayer(stricter, null, FUNCTION, new ReplayReader(FUNCTION, 100, Map.of()), report, registrations,
+                    webhooks).replay("audit.log", new BufferedReader(new StringReader(log.toString())), () -> { });
+        }
+        assertEquals(1, report.changed(), ReplayOutput.text(run(), report));
+        assertEquals(List.of("Pod shop/late (CREATE)"), report.functions().get("registry")
+                .examples(Change.ALLOWED_TO_DENIED).stream().map(ReplayReport.Example::ref).toList());
+        assertEquals(1, report.beforeRegistration().count());
+        assertEquals("audit.log:1", report.beforeRegistration().firstSource());
+        assertTrue(ReplayOutput.text(run(), report).contains("Before registration: 1"), ReplayOutput.text(run(),
+                report));
+        assertTrue(ReplayOutput.summary(report).startsWith("1 of 1 replayed requests changed; 1 before registration"),
+                ReplayOutput.summary(report));
+    }
 
     @Test
     void examplesAreCappedButEveryChangeIsCounted() throws Exception {

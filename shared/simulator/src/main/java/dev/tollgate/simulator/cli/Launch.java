@@ -86,6 +86,13 @@ final class Launch {
         }
         String kubeconfig = option(args, "--kubeconfig");
         String context = option(args, "--context");
+        if (args[0].equals("replay") && kubeconfig == null) {
+            // A replay gives the functions the namespaces it matches the webhooks with (--namespaces, the log's);
+            // any other is assumed with its name label only, as the simulator assumes it, not as the shipped
+            // namespaces.yaml describes the examples' (issue 45).
+            withoutShippedNamespaces();
+            return;
+        }
         if (!args[0].equals("audit") && kubeconfig == null) {
             return;
         }
@@ -106,6 +113,11 @@ final class Launch {
         } else {
             return; // no cluster to read: the command says so when it connects
         }
+        withoutShippedNamespaces();
+    }
+
+    /** The shipped policies/namespaces.yaml left out of the CEL functions' configuration (set by -D or above). */
+    private static void withoutShippedNamespaces() {
         for (String[] p : POLICIES) {
             String value = System.getProperty(p[0]);
             if (value != null) {

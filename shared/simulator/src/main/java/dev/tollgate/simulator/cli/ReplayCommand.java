@@ -28,8 +28,10 @@ import dev.tollgate.simulator.InputManifest;
 import dev.tollgate.simulator.MatchConditionsSupport;
 import dev.tollgate.simulator.SecretUrls;
 import dev.tollgate.simulator.Simulator;
+import dev.tollgate.simulator.Webhook;
 import dev.tollgate.simulator.audit.Progress;
 import dev.tollgate.simulator.replay.ObjectCache;
+import dev.tollgate.simulator.replay.Registrations;
 import dev.tollgate.simulator.replay.ReplayOutput;
 import dev.tollgate.simulator.replay.ReplayReader;
 import dev.tollgate.simulator.replay.ReplayReport;
@@ -87,12 +89,18 @@ public class ReplayCommand implements Callable<Integer>, LocalBundle {
     List<String> excluded;
 
     @Option(names = "--namespaces", paramLabel = "FILE", description = "Namespace objects, for namespaceSelector "
-            + "and namespaceObject where the log shows no Namespace (those in the log win)")
+            + "and namespaceObject, for the webhooks and the bundled CEL functions alike (before those the log shows "
+            + "written, which come before --kubeconfig's)")
     List<Path> namespaces = new ArrayList<>();
 
     @Option(names = "--kubeconfig", paramLabel = "FILE", description = "take namespaces from this cluster, for the "
             + "webhooks and the bundled CEL functions alike (after --namespaces and those in the log)")
     Path kubeconfig;
+
+    @Option(names = "--since", paramLabel = "TIME", description = "replay only audit events received at or after "
+            + "this RFC 3339 time, e.g. 2026-11-28T10:00:00Z (earlier ones still give the stored objects and "
+            + "namespaces)")
+    String since;
 
     @Option(names = "--context", paramLabel = "NAME", description = "the kubeconfig context for --kubeconfig")
     String context;
@@ -142,19 +150,26 @@ public class ReplayCommand implements Callable<Integer>, LocalBundle {
             if (base != null) {
                 conditions.compileAll(base);
             }
-            ReplayReader reader = new ReplayReader(functionOf, cacheSize, givenNamespaces());
+            List<String> files = spooled(logs);
+            ReplayReader reader = new ReplayReader(functionOf, cacheSize, givenNamespaces(), clusterNamespaces())
+                    .since(sinceTime());
             ReplayReport report = new ReplayReport(examples);
+            Registrations registrations = registrations(files);
+            List<Webhook> webhooks = new ArrayList<>(candidate.mutating());
+            webhooks.addAll(candidate.validating());
             try (Simulator candidateSim = new Simulator(candidate, new HttpWebhookClient(caPem), conditions);
                     Simulator baseSim = base == null ? null
                             : new Simulator(base, new HttpWebhookClient(caPem), conditions);
                     Progress progress = new Progress(err, !noProgress, System.console() != null, "replay", "lines",
                             "reading")) {
-                Replayer replayer = new Replayer(candidateSim, baseSim, functionOf, reader, report);
+                Replayer replayer = new Replayer(candidateSim, baseSim, functionOf, reader, report, registrations,
+                        webhooks);
                 progress.expect(null);
                 progress.start();
-                for (String log : logs) {
+                for (int i = 0; i < logs.size(); i++) {
+                    String log = logs.get(i);
                     progress.listing(log);
-                    try (BufferedReader in = open(log)) {
+                    try (BufferedReader in = open(files.get(i), log.endsWith(".gz"))) {
                         replayer.replay(log.equals("-") ? "stdin" : log, in, progress::done);
                     } catch (IOException e) {
                         throw new InputException(log + ": cannot read: " + e.getMessage());
@@ -202,13 +217,61 @@ public class ReplayCommand implements Callable<Integer>, LocalBundle {
         }
     }
 
-    /** A log, line by line; gzip by its name. */
-    private static BufferedReader open(String log) throws IOException {
-        InputStream in = log.equals("-") ? System.in : Files.newInputStream(Path.of(log));
-        if (log.endsWith(".gz")) {
+    /** A log file, line by line; gzip when its name says so. */
+    private static BufferedReader open(String file, boolean gzip) throws IOException {
+        InputStream in = Files.newInputStream(Path.of(file));
+        if (gzip) {
             in = new GZIPInputStream(in, 64 * 1024);
         }
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 64 * 1024);
+    }
+
+    /**
+     * The files to read, stdin ({@code -}) copied to a temporary file first: the log is read twice, once for the
+     * webhooks' registrations (a request is logged before a registration that comes after it), then replayed.
+     */
+    private static List<String> spooled(List<String> logs) {
+        List<String> files = new ArrayList<>();
+        for (String log : logs) {
+            if (!log.equals("-")) {
+                files.add(log);
+                continue;
+            }
+            try {
+                Path copy = Files.createTempFile("tollgate-replay-", ".log");
+                copy.toFile().deleteOnExit();
+                Files.copy(System.in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                files.add(copy.toString());
+            } catch (IOException e) {
+                throw new InputException("stdin: cannot read: " + e.getMessage());
+            }
+        }
+        return files;
+    }
+
+    /** When the logs show the webhook configurations written. */
+    private Registrations registrations(List<String> files) {
+        Registrations registrations = Registrations.none();
+        for (int i = 0; i < files.size(); i++) {
+            try (BufferedReader in = open(files.get(i), logs.get(i).endsWith(".gz"))) {
+                registrations.scan(in);
+            } catch (IOException e) {
+                throw new InputException(logs.get(i) + ": cannot read: " + e.getMessage());
+            }
+        }
+        return registrations;
+    }
+
+    private java.time.Instant sinceTime() {
+        if (since == null) {
+            return null;
+        }
+        try {
+            return java.time.Instant.parse(since);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new InputException("--since must be an RFC 3339 time such as 2026-11-28T10:00:00Z, got '" + since
+                    + "'");
+        }
     }
 
     /**
@@ -231,6 +294,11 @@ public class ReplayCommand implements Callable<Integer>, LocalBundle {
             }
             out.putIfAbsent(m.name(), m);
         }
+        return out;
+    }
+
+    private Map<String, InputManifest> clusterNamespaces() {
+        Map<String, InputManifest> out = new LinkedHashMap<>();
         if (kubeconfig != null) {
             try (dev.tollgate.simulator.audit.Cluster cluster = dev.tollgate.simulator.audit.Cluster.connect(
                     kubeconfig, context)) {
