@@ -33,6 +33,7 @@ import dev.tollgate.cel.admission.PolicyExpressions;
 import dev.tollgate.cel.admission.PolicyExpressions.Compiled;
 import dev.tollgate.cel.admission.PolicySpec;
 import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
+import dev.tollgate.cel.admission.SimulatedNamespaces;
 
 /**
  * ConstraintTemplates and their Constraints, compiled once and evaluated per request as Gatekeeper's admission webhook
@@ -240,7 +241,8 @@ public final class GatekeeperPolicies {
      */
     public List<Violation> review(AdmissionRequest request, Inventory given) {
         List<Violation> out = new ArrayList<>();
-        Namespaces ns = namespaces.of(request.cluster());
+        // A simulator's review sees the namespaces it matched the webhooks with, as the policies' dispatcher does.
+        Namespaces ns = SimulatedNamespaces.forReview(request.uid(), namespaces.of(request.cluster()));
         for (Constraint constraint : constraints) {
             CompiledTemplate template = templates.get(constraint.kind());
             if (!selects(constraint, request, ns)) {

@@ -28,7 +28,7 @@ public final class SimulatedNamespaces {
     }
 
     /** What a review of this uid sees: the simulator's namespaces first when it registered some, else {@code own}. */
-    static Namespaces forReview(String uid, Namespaces own) {
+    public static Namespaces forReview(String uid, Namespaces own) {
         if (BY_UID.isEmpty() || uid == null) {
             return own;
         }
