@@ -51,8 +51,7 @@ public record Constraint(String kind, String name, ObjectNode object, Constraint
      * gets it, inside objects and array items too.
      */
     Constraint withDefaults(JsonNode parametersSchema) {
-        if (parametersSchema == null || parametersSchema.isMissingNode() || !object.path("spec").has("parameters")
-                && !hasDefaults(parametersSchema)) {
+        if (parametersSchema == null || !hasDefaults(parametersSchema)) {
             return this;
         }
         ObjectNode copy = object.deepCopy();

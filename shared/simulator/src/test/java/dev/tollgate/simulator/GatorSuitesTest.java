@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -16,8 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
-import dev.tollgate.functions.crdconversion.DatabaseConversion;
-import dev.tollgate.simulator.cli.TestCommand;
 import dev.tollgate.testing.Skip;
 
 /**
@@ -31,10 +28,7 @@ class GatorSuitesTest {
     Path dir;
 
     private static CapturedCommand.Output run(String... args) {
-        TestCommand command = new TestCommand(() -> {
-            throw new AssertionError("the in-process bundle was asked for");
-        }, () -> Map.of("crd-conversion", new DatabaseConversion()), key -> "");
-        return CapturedCommand.run(command, args);
+        return TestCommandTest.run(args);
     }
 
     static Path library() {

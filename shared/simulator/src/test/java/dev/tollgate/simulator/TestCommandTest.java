@@ -48,7 +48,8 @@ class TestCommandTest {
     @TempDir
     Path dir;
 
-    private static CapturedCommand.Output run(String... args) {
+    /** {@code tollgate test} with no bundle (asking for it fails the test); shared with GatorSuitesTest. */
+    static CapturedCommand.Output run(String... args) {
         TestCommand command = new TestCommand(() -> {
             throw new AssertionError("the in-process bundle was asked for");
         }, () -> Map.of("crd-conversion", new DatabaseConversion()), key -> "");
