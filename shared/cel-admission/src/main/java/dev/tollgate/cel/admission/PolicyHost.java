@@ -14,17 +14,27 @@ import dev.tollgate.cel.KubeCel;
  * Gatekeeper's templates and Constraints): loads a kind's documents through its {@link PolicyKind}, keeps their
  * namespaces and params per cluster, and dispatches each request to the policies that select it (found through
  * {@link PolicyIndex}) with their bindings and params. The kind supplies how its documents compile and, per request,
- * the handler that runs a match. Thread-safe.
+ * the handler that runs a match; a kind's own class may extend the host with that (validate, mutate, review).
+ * Thread-safe.
  *
  * @param <P> a compiled policy
  * @param <B> a binding
  */
-public final class PolicyHost<P, B> {
+public class PolicyHost<P, B> {
 
     private final PolicyConfig<P, B> config;
     private final PolicyKind.Compiled<P, B> compiled;
     private final PolicyDispatcher<P, B> dispatcher;
     private final PolicyKind<P, B> kind;
+
+    /**
+     * Reads, checks and compiles the kind's documents among {@code documents} (as {@link #load}), for a kind's own
+     * host class that adds what a match runs.
+     */
+    protected PolicyHost(List<ConfigFiles.Document> documents, KubeCel cel, NamespaceOptions namespaces,
+            PolicyKind<P, B> kind) {
+        this(kind, kind.compile(documents, cel, namespaces));
+    }
 
     private PolicyHost(PolicyKind<P, B> kind, PolicyKind.Compiled<P, B> compiled) {
         this.kind = kind;
@@ -101,6 +111,15 @@ public final class PolicyHost<P, B> {
             }
         }
         return out;
+    }
+
+    /**
+     * Policy rules that the registration packaged with the function ({@code webhook.yaml} under {@code path}) does
+     * not cover; empty when all are, or when nothing is packaged (e.g. embedded in a tool).
+     */
+    public List<String> uncoveredByPackagedRules(String path) {
+        List<Rule> registration = RegistrationCoverage.packagedRules(path);
+        return registration.isEmpty() ? List.of() : uncoveredBy(registration);
     }
 
     /** Reports every evaluation (and configuration error) for the request to the handler, in order. */

@@ -3,6 +3,7 @@ package dev.tollgate.cel.admission;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import dev.tollgate.cel.KubeCel;
@@ -50,23 +51,39 @@ public interface PolicyKind<P, B> {
     }
 
     /**
-     * {@link #compile} for a kind shaped as the admissionregistration ones (a policy kind and its binding kind, read
-     * by {@link PolicyConfig#load}): each definition compiled, its errors prefixed {@code <Kind> '<name>': }.
+     * A kind shaped as the admissionregistration ones (a policy kind and its binding kind, read by
+     * {@link PolicyConfig#load}): each definition compiled, its compile errors prefixed {@code <Kind> '<name>': },
+     * dispatched by its {@link PolicySpec} in name order.
      *
      * @param noun the policies in the startup log's line, e.g. {@code ValidatingAdmissionPolicies}
      */
-    static <D, P, B> Compiled<P, B> compileEach(List<ConfigFiles.Document> documents, NamespaceOptions namespaces,
-            PolicyConfig.Kinds<D, B> kinds, Function<D, P> compile, Function<P, List<String>> compileErrors,
-            String noun) {
-        PolicyConfig<D, B> parsed = PolicyConfig.load(documents, kinds, namespaces);
-        List<P> compiled = new ArrayList<>();
-        List<String> errors = new ArrayList<>();
-        for (D d : parsed.policies()) {
-            P p = compile.apply(d);
-            String name = kinds.policySpec().apply(d).name();
-            compileErrors.apply(p).forEach(e -> errors.add(kinds.policyKind() + " '" + name + "': " + e));
-            compiled.add(p);
-        }
-        return new Compiled<>(parsed.withPolicies(compiled), errors, parsed.summary(noun));
+    static <D, P, B> PolicyKind<P, B> of(PolicyConfig.Kinds<D, B> kinds, BiFunction<KubeCel, D, P> compile,
+            Function<P, List<String>> compileErrors, Function<P, PolicySpec> spec, String noun) {
+        return new PolicyKind<>() {
+            @Override
+            public Compiled<P, B> compile(List<ConfigFiles.Document> documents, KubeCel cel,
+                    NamespaceOptions namespaces) {
+                PolicyConfig<D, B> parsed = PolicyConfig.load(documents, kinds, namespaces);
+                List<P> compiled = new ArrayList<>();
+                List<String> errors = new ArrayList<>();
+                for (D d : parsed.policies()) {
+                    P p = compile.apply(cel, d);
+                    String name = kinds.policySpec().apply(d).name();
+                    compileErrors.apply(p).forEach(e -> errors.add(kinds.policyKind() + " '" + name + "': " + e));
+                    compiled.add(p);
+                }
+                return new Compiled<>(parsed.withPolicies(compiled), errors, parsed.summary(noun));
+            }
+
+            @Override
+            public PolicyDispatcher.Policy policy(P policy) {
+                return PolicyDispatcher.Policy.of(spec.apply(policy));
+            }
+
+            @Override
+            public BindingSpec binding(B binding) {
+                return kinds.bindingSpec().apply(binding);
+            }
+        };
     }
 }
