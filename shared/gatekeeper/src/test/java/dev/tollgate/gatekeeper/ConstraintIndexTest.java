@@ -11,9 +11,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionRequest;
-import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
-import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.gatekeeper.gator.GatorRunner;
 
@@ -23,21 +21,6 @@ import dev.tollgate.gatekeeper.gator.GatorRunner;
  * Constraint, selects the request.
  */
 class ConstraintIndexTest {
-
-    private static final String TEMPLATE = """
-            apiVersion: templates.gatekeeper.sh/v1
-            kind: ConstraintTemplate
-            metadata: {name: k8salways}
-            spec:
-              crd: {spec: {names: {kind: K8sAlways}}}
-              targets:
-              - target: admission.k8s.gatekeeper.sh
-                code:
-                - engine: K8sNativeValidation
-                  source:
-                    validations:
-                    - {expression: 'false', message: hit}
-            """;
 
     private static final List<String> MATCHES = List.of(
             "{}",
@@ -65,16 +48,15 @@ class ConstraintIndexTest {
 
     @Test
     void theIndexedReviewEqualsTheMatchOfEveryConstraint() {
-        StringBuilder yaml = new StringBuilder(TEMPLATE);
+        // GatekeeperPoliciesTest's template: on these objects (no spec.containers) every review is an error, which
+        // under failurePolicy Fail is one violation per Constraint reviewed.
+        StringBuilder constraints = new StringBuilder();
         for (int i = 0; i < MATCHES.size(); i++) {
-            yaml.append("---\napiVersion: constraints.gatekeeper.sh/v1beta1\nkind: K8sAlways\nmetadata: {name: c")
-                    .append(i < 10 ? "0" : "").append(i).append("}\nspec: {match: ").append(MATCHES.get(i))
-                    .append("}\n");
+            constraints.append(GatekeeperPoliciesTest.constraint("c" + (i < 10 ? "0" : "") + i, "match: "
+                    + MATCHES.get(i)));
         }
-        List<ConfigFiles.Document> documents = ConfigFiles.parse(yaml.toString(), "test.yaml");
-        GatekeeperPolicies policies = GatekeeperPolicies.load(documents, KubeCel.standard(),
-                NamespaceOptions.config(Namespaces.Unknown.EMPTY));
-        List<Constraint> constraints = documents.stream().filter(Constraint::isConstraint)
+        GatekeeperPolicies policies = GatekeeperPoliciesTest.load(constraints.toString());
+        List<Constraint> parsed = ConfigFiles.parse(constraints.toString(), "test.yaml").stream()
                 .map(d -> Constraint.parse(d, new ArrayList<>())).toList();
         Namespaces namespaces = Namespaces.from(List.of(), Namespaces.Unknown.EMPTY);
         int requests = 0;
@@ -82,7 +64,7 @@ class ConstraintIndexTest {
         for (String object : OBJECTS) {
             for (String old : OBJECTS) {
                 for (AdmissionRequest request : requests(object, old)) {
-                    List<String> scanned = constraints.stream().filter(c -> c.match().matches(request, namespaces))
+                    List<String> scanned = parsed.stream().filter(c -> c.match().matches(request, namespaces))
                             .map(Constraint::name).toList();
                     List<String> found = policies.review(request).stream().map(v -> v.constraint().name()).toList();
                     assertEquals(scanned, found, () -> "object " + object + ", old object " + old);
