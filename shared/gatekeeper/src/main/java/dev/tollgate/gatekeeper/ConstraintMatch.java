@@ -7,8 +7,11 @@ import java.util.function.Function;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.match.LabelSelector;
+import dev.tollgate.cel.admission.Namespaces;
+import dev.tollgate.cel.admission.Selection;
 
 /**
  * A Constraint's {@code spec.match}, decided as Gatekeeper decides it (gatekeeper pkg/mutation/match/match.go
@@ -19,7 +22,7 @@ import dev.tollgate.admission.match.LabelSelector;
  */
 public record ConstraintMatch(List<KindSelector> kinds, Scope scope, List<String> namespaces,
         List<String> excludedNamespaces, LabelSelector labelSelector, LabelSelector namespaceSelector, String name,
-        String source) {
+        String source) implements Selection {
 
     /** match.kinds[i]: empty lists and {@code *} match everything. */
     public record KindSelector(List<String> apiGroups, List<String> kinds) {
@@ -141,6 +144,34 @@ public record ConstraintMatch(List<KindSelector> kinds, Scope scope, List<String
             }
         }
         return name.isEmpty() || glob(name, object.name()) || generateNameGlob(name, object.generateName());
+    }
+
+    /**
+     * pkg/target/matcher.go matchAny: the request is selected when its object or its old object is.
+     *
+     * @throws dev.tollgate.cel.admission.NamespaceLookupException when the namespaceSelector needs a namespace that
+     *                                                             cannot be read
+     */
+    @Override
+    public boolean matches(AdmissionRequest request, Namespaces namespaces) {
+        for (KubeObject o : new KubeObject[] {request.object(), request.oldObject()}) {
+            if (o != null && matches(o, request.namespace(), namespaces::require)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The groups and kinds of match.kinds (none: every object), each selector's groups by its kinds. */
+    @Override
+    public IndexKeys indexKeys() {
+        List<ObjectKind> objectKinds = new ArrayList<>();
+        for (KindSelector k : kinds) {
+            List<String> groups = k.apiGroups().isEmpty() || k.apiGroups().contains("*") ? List.of("*") : k.apiGroups();
+            List<String> names = k.kinds().isEmpty() || k.kinds().contains("*") ? List.of("*") : k.kinds();
+            groups.forEach(g -> names.forEach(n -> objectKinds.add(new ObjectKind(g, n))));
+        }
+        return new IndexKeys(List.of(), objectKinds, LabelSelector.everything());
     }
 
     /** The apiVersion's group: empty for the core group ({@code v1}). */

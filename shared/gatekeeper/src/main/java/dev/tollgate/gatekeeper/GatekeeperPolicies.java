@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.EnforcedVerdict;
-import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.Verdict;
 import dev.tollgate.cel.AdmissionInput;
 import dev.tollgate.cel.CelEvaluationError;
@@ -21,19 +20,22 @@ import dev.tollgate.cel.Evaluation;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.NamedExpression;
 import dev.tollgate.cel.ResultType;
+import dev.tollgate.cel.admission.BindingSpec;
 import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.MatchResources;
 import dev.tollgate.cel.admission.NamespaceLookupException;
 import dev.tollgate.cel.admission.NamespaceOptions;
 import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.ParamSource;
-import dev.tollgate.cel.admission.ParamSources;
 import dev.tollgate.cel.admission.Params;
 import dev.tollgate.cel.admission.PolicyConfig;
+import dev.tollgate.cel.admission.PolicyDispatcher;
+import dev.tollgate.cel.admission.PolicyHost;
+import dev.tollgate.cel.admission.PolicyKind;
 import dev.tollgate.cel.admission.PolicyExpressions;
 import dev.tollgate.cel.admission.PolicyExpressions.Compiled;
 import dev.tollgate.cel.admission.PolicySpec;
 import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
-import dev.tollgate.cel.admission.SimulatedNamespaces;
 
 /**
  * ConstraintTemplates and their Constraints, compiled once and evaluated per request as Gatekeeper's admission webhook
@@ -41,9 +43,11 @@ import dev.tollgate.cel.admission.SimulatedNamespaces;
  * Constraint whose match selects the request is evaluated with {@code params} (the Constraint),
  * {@code variables.anyObject} and {@code variables.params} (its spec.parameters) before the source's own variables;
  * matchConditions skip; every failed validation is one violation, reported as {@code [<constraint>] <message>}; an
- * evaluation error is a violation under failurePolicy Fail and nothing under Ignore. Thread-safe.
+ * evaluation error is a violation under failurePolicy Fail and nothing under Ignore. Loading, matching (the
+ * Constraints indexed by their kinds), namespaces and the inventory's sources are the {@link PolicyHost}'s; this
+ * class is the kind (how templates and Constraints compile) and what a match runs. Thread-safe.
  */
-public final class GatekeeperPolicies {
+public final class GatekeeperPolicies extends PolicyHost<GatekeeperPolicies.Bound, Constraint> {
 
     /** The CEL variable of a referential template's inventory. */
     public static final String INVENTORY_VARIABLE = "inventory";
@@ -102,34 +106,48 @@ public final class GatekeeperPolicies {
         }
     }
 
-    private final Map<String, CompiledTemplate> templates;
-    private final List<Constraint> constraints;
-    private final NamespaceOptions.PerCluster namespaces;
-    private final ParamSources inventories;
-    private final List<String> compileErrors = new ArrayList<>();
-    private final List<String> warnings = new ArrayList<>();
+    /**
+     * A Constraint with its template compiled: one policy of the host, which binds itself (no binding document, no
+     * paramRef: the Constraint is {@code params}), selected by its {@code match} (indexed by its kinds).
+     */
+    record Bound(Constraint constraint, CompiledTemplate template) {
+    }
 
-    private GatekeeperPolicies(KubeCel cel, List<ConstraintTemplate> templates, List<Constraint> constraints,
-            NamespaceOptions.PerCluster namespaces, ParamSources inventories) {
-        this.templates = new LinkedHashMap<>();
-        KubeCel withInventory = templates.stream().anyMatch(t -> !t.source().inventory().isEmpty())
-                ? cel.withAdmissionExtras(INVENTORY_VARIABLE) : cel;
-        for (ConstraintTemplate t : templates) {
-            CompiledTemplate c = new CompiledTemplate(t.source().inventory().isEmpty() ? cel : withInventory, t);
-            c.expressions.compileErrors().forEach(e -> compileErrors.add(ConstraintTemplate.KIND + " '" + t.name()
-                    + "': " + e));
-            this.templates.put(t.kind(), c);
+    /** Templates and Constraints as the policy host serves them. */
+    private static final PolicyKind<Bound, Constraint> KIND = new PolicyKind<>() {
+        @Override
+        public PolicyKind.Compiled<Bound, Constraint> compile(List<ConfigFiles.Document> documents, KubeCel cel,
+                NamespaceOptions namespaces) {
+            return compileTemplates(documents, cel, namespaces);
         }
-        this.constraints = constraints.stream()
-                .sorted(Comparator.comparing(Constraint::kind).thenComparing(Constraint::name)).toList();
-        this.namespaces = namespaces;
-        this.inventories = inventories;
-        for (ConstraintTemplate t : templates) {
-            if (constraints.stream().noneMatch(c -> c.kind().equals(t.kind()))) {
-                warnings.add(ConstraintTemplate.KIND + " '" + t.name() + "' has no Constraint of kind " + t.kind()
-                        + ": it is not enforced");
-            }
+
+        @Override
+        public PolicyDispatcher.Policy policy(Bound bound) {
+            return new PolicyDispatcher.Policy(key(bound.constraint()), bound.constraint().match(), null);
         }
+
+        @Override
+        public BindingSpec binding(Constraint constraint) {
+            return new BindingSpec(constraint.name(), key(constraint), null, MatchResources.EVERYTHING);
+        }
+
+        // As Gatekeeper reports them: by Constraint kind, then name.
+        @Override
+        public Comparator<Bound> order() {
+            return Comparator.comparing((Bound b) -> b.constraint().kind()).thenComparing(b -> b.constraint().name());
+        }
+    };
+
+    /** The name the host knows a Constraint by: unique (two kinds may have Constraints of the same name). */
+    private static String key(Constraint constraint) {
+        return constraint.kind() + "/" + constraint.name() + " (" + constraint.source() + ")";
+    }
+
+    private final boolean empty;
+
+    private GatekeeperPolicies(List<ConfigFiles.Document> documents, KubeCel cel, NamespaceOptions namespaces) {
+        super(documents, cel, namespaces, KIND);
+        this.empty = documents.stream().noneMatch(GatekeeperPolicies::isGatekeeper);
     }
 
     /** True for a document this class reads: a ConstraintTemplate or a Constraint. */
@@ -147,10 +165,14 @@ public final class GatekeeperPolicies {
      */
     public static GatekeeperPolicies load(List<ConfigFiles.Document> documents, KubeCel cel,
             NamespaceOptions namespaceOptions) {
+        return new GatekeeperPolicies(documents, cel, namespaceOptions);
+    }
+
+    private static PolicyKind.Compiled<Bound, Constraint> compileTemplates(List<ConfigFiles.Document> documents,
+            KubeCel cel, NamespaceOptions namespaceOptions) {
         List<String> errors = new ArrayList<>();
         List<ConstraintTemplate> templates = new ArrayList<>();
         List<Constraint> constraints = new ArrayList<>();
-        List<ConfigFiles.Document> namespaceDocs = new ArrayList<>();
         Map<String, String> kinds = new LinkedHashMap<>();
         for (ConfigFiles.Document d : documents) {
             if (ConstraintTemplate.isTemplate(d)) {
@@ -165,8 +187,6 @@ public final class GatekeeperPolicies {
                 if (c != null) {
                     constraints.add(c);
                 }
-            } else if (Namespaces.isNamespace(d.object())) {
-                namespaceDocs.add(d);
             }
         }
         Map<String, ConstraintTemplate> byKind = new LinkedHashMap<>();
@@ -179,50 +199,41 @@ public final class GatekeeperPolicies {
                         + c.kind());
             }
         }
-        NamespaceOptions.PerCluster namespaces = null;
-        ParamSources inventories = null;
-        try {
-            namespaces = namespaceOptions.choose(Namespaces.from(namespaceDocs, namespaceOptions.unknown()));
-            // The referential policies' inventory is read as params are: objects of those kinds in the files, else
-            // the calling cluster's.
-            Set<Params.Kind> inventoryKinds = new LinkedHashSet<>();
-            templates.forEach(t -> inventoryKinds.addAll(t.source().inventory()));
-            inventories = namespaceOptions.chooseParams(Params.from(documents, inventoryKinds));
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
+        // The referential policies' inventory is read as params are: objects of those kinds in the files, else the
+        // calling cluster's.
+        Set<Params.Kind> inventoryKinds = new LinkedHashSet<>();
+        templates.forEach(t -> inventoryKinds.addAll(t.source().inventory()));
+        List<String> warnings = new ArrayList<>();
+        for (ConstraintTemplate t : templates) {
+            if (constraints.stream().noneMatch(c -> c.kind().equals(t.kind()))) {
+                warnings.add(ConstraintTemplate.KIND + " '" + t.name() + "' has no Constraint of kind " + t.kind()
+                        + ": it is not enforced");
+            }
         }
+        PolicyConfig<Bound, Constraint> config = PolicyConfig.of(List.of(), constraints, warnings, documents,
+                inventoryKinds, namespaceOptions, errors);
         if (!errors.isEmpty()) {
             throw new PolicyConfig.InvalidConfigException(errors);
         }
-        return new GatekeeperPolicies(cel, templates, constraints, namespaces, inventories);
-    }
-
-    /** Expressions that failed to compile (each request of their constraints fails under the failurePolicy). */
-    public List<String> compileErrors() {
-        return List.copyOf(compileErrors);
-    }
-
-    /** Templates without any Constraint. */
-    public List<String> warnings() {
-        return List.copyOf(warnings);
+        KubeCel withInventory = templates.stream().anyMatch(t -> !t.source().inventory().isEmpty())
+                ? cel.withAdmissionExtras(INVENTORY_VARIABLE) : cel;
+        Map<String, CompiledTemplate> compiled = new LinkedHashMap<>();
+        List<String> compileErrors = new ArrayList<>();
+        for (ConstraintTemplate t : templates) {
+            CompiledTemplate c = new CompiledTemplate(t.source().inventory().isEmpty() ? cel : withInventory, t);
+            c.expressions.compileErrors().forEach(e -> compileErrors.add(ConstraintTemplate.KIND + " '" + t.name()
+                    + "': " + e));
+            compiled.put(t.kind(), c);
+        }
+        List<Bound> bound = constraints.stream().map(c -> new Bound(c, compiled.get(c.kind()))).toList();
+        long library = templates.stream().filter(t -> t.origin().startsWith("Tollgate")).count();
+        String summary = templates.size() + " ConstraintTemplates" + (library == 0 ? "" : " (" + library
+                + " on Tollgate's library)") + ", " + constraints.size() + " Constraints";
+        return new PolicyKind.Compiled<>(config.withPolicies(bound), compileErrors, summary);
     }
 
     public boolean isEmpty() {
-        return templates.isEmpty() && constraints.isEmpty();
-    }
-
-    /** One line for the startup log: "2 ConstraintTemplates (1 from Tollgate's library), 3 Constraints". */
-    public String summary() {
-        long library = templates.values().stream().filter(t -> t.template.origin().startsWith("Tollgate")).count();
-        return templates.size() + " ConstraintTemplates" + (library == 0 ? "" : " (" + library
-                + " on Tollgate's library)") + ", " + constraints.size() + " Constraints";
-    }
-
-    /** The templates, by kind, with where their CEL comes from. */
-    public Map<String, String> origins() {
-        Map<String, String> out = new LinkedHashMap<>();
-        templates.forEach((k, t) -> out.put(k, t.template.origin()));
-        return out;
+        return empty;
     }
 
     /**
@@ -241,32 +252,42 @@ public final class GatekeeperPolicies {
      */
     public List<Violation> review(AdmissionRequest request, Inventory given) {
         List<Violation> out = new ArrayList<>();
-        // A simulator's review sees the namespaces it matched the webhooks with, as the policies' dispatcher does.
-        Namespaces ns = SimulatedNamespaces.forReview(request.uid(), namespaces.of(request.cluster()));
-        for (Constraint constraint : constraints) {
-            CompiledTemplate template = templates.get(constraint.kind());
-            if (!selects(constraint, request, ns)) {
-                continue;
+        dispatch(request, new PolicyDispatcher.Handler<>() {
+            // Unreachable: a Constraint has no paramKind and no matchResources of its own.
+            @Override
+            public void configError(Bound bound, Constraint constraint, String message) {
+                error(bound.template().template.source().failurePolicy(), bound.constraint(), message, out);
             }
-            Inventory inventory = Inventory.EMPTY;
-            if (template.readsInventory) {
-                try {
-                    inventory = given != null ? given : inventory(template, request.cluster());
-                } catch (Params.ParamException e) {
-                    error(template.template.source().failurePolicy(), constraint, "failed to read the inventory: "
-                            + e.getMessage(), out);
-                    continue;
+
+            // A namespace its match cannot read fails the whole request (validate), not one Constraint.
+            @Override
+            public void policyError(Bound bound, RuntimeException error) {
+                throw error;
+            }
+
+            @Override
+            public void evaluate(Bound bound, Constraint constraint, ObjectNode param) {
+                CompiledTemplate template = bound.template();
+                Inventory inventory = Inventory.EMPTY;
+                if (template.readsInventory) {
+                    try {
+                        inventory = given != null ? given : inventory(template, request.cluster());
+                    } catch (Params.ParamException e) {
+                        error(template.template.source().failurePolicy(), constraint, "failed to read the inventory: "
+                                + e.getMessage(), out);
+                        return;
+                    }
                 }
+                GatekeeperPolicies.evaluate(template, constraint, request, namespaces(request), inventory, out);
             }
-            evaluate(template, constraint, request, ns, inventory, out);
-        }
+        });
         return out;
     }
 
     /** The objects of the kinds a referential template reads, from the files or the calling cluster. */
     private Inventory inventory(CompiledTemplate template, String cluster) {
         List<ObjectNode> objects = new ArrayList<>();
-        ParamSource source = inventories.of(cluster);
+        ParamSource source = params(cluster);
         for (Params.Kind kind : template.template.source().inventory()) {
             objects.addAll(source.everything(kind));
         }
@@ -308,16 +329,6 @@ public final class GatekeeperPolicies {
                             ? value.substring(0, EnforcedVerdict.MAX_ANNOTATION_VALUE_LENGTH) : value);
         }
         return verdict;
-    }
-
-    /** pkg/target/matcher.go matchAny: the object or the old object is selected. */
-    private static boolean selects(Constraint constraint, AdmissionRequest request, Namespaces ns) {
-        for (KubeObject o : new KubeObject[] {request.object(), request.oldObject()}) {
-            if (o != null && constraint.match().matches(o, request.namespace(), ns::require)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static void evaluate(CompiledTemplate template, Constraint constraint, AdmissionRequest request,

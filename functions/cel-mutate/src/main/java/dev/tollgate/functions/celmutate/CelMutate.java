@@ -1,6 +1,5 @@
 package dev.tollgate.functions.celmutate;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -17,12 +16,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.MutatingPolicy;
 import dev.tollgate.admission.Verdict;
-import dev.tollgate.cel.Authorizer;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
+import dev.tollgate.cel.admission.PolicyHost;
 import dev.tollgate.cel.admission.PolicyTypeChecker;
-import dev.tollgate.cel.admission.RegistrationCoverage;
 
 /**
  * Serves MutatingAdmissionPolicies from configuration files at {@code /cel-mutate}: JSONPatch and
@@ -44,11 +42,7 @@ public class CelMutate implements MutatingPolicy {
         this(load(config, authorizer, key -> all.getOptionalValue(key, String.class)));
         LOG.infof("cel-mutate: %s (configuration %s)", policies.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-mutate: " + w));
-        // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.
-        var registration = RegistrationCoverage.packagedRules("/cel-mutate");
-        if (!registration.isEmpty()) {
-            policies.uncoveredBy(registration).forEach(w -> LOG.warn("cel-mutate: " + w));
-        }
+        policies.uncoveredByPackagedRules("/cel-mutate").forEach(w -> LOG.warn("cel-mutate: " + w));
     }
 
     public CelMutate(MutatingPolicies policies) {
@@ -65,8 +59,7 @@ public class CelMutate implements MutatingPolicy {
     static MutatingPolicies load(List<String> config, String authorizer,
             Function<String, Optional<String>> settings) {
         KubeCel cel = environment(authorizer);
-        List<ConfigFiles.Document> documents = ConfigFiles.read(config.stream().map(String::strip)
-                .filter(s -> !s.isEmpty()).map(Path::of).toList());
+        List<ConfigFiles.Document> documents = PolicyHost.readConfiguration(config);
         // tollgate.cel-mutate.namespaces, unknown-namespace, namespace-cache-ttl, namespace-cache-size,
         // namespace-lookup-timeout: see NamespaceOptions and application.properties.
         MutatingPolicies loaded = MutatingPolicies.load(documents, cel,
@@ -85,17 +78,9 @@ public class CelMutate implements MutatingPolicy {
         return PolicyTypeChecker.checkFunctionConfiguration("cel-mutate", cel, documents, loaded.compileErrors());
     }
 
-    /** The API server's CEL environment with a static answer to {@code authorizer} checks (none: errors). */
+    /** The API server's CEL environment, {@code authorizer} checks answered by a static decision (none: errors). */
     public static KubeCel environment(String authorizer) {
-        Authorizer a = switch (authorizer.strip()) {
-            case "none" -> Authorizer.none("set tollgate.cel-mutate.authorizer to allow or deny to answer them with a"
-                    + " static decision");
-            case "allow" -> Authorizer.allowAll();
-            case "deny" -> Authorizer.denyAll("static decision: deny (tollgate.cel-mutate.authorizer=deny)");
-            default -> throw new IllegalArgumentException("tollgate.cel-mutate.authorizer must be none, allow or "
-                    + "deny, got '" + authorizer + "'");
-        };
-        return KubeCel.builder().authorizer(a).build();
+        return PolicyHost.environment("cel-mutate", authorizer);
     }
 
     public MutatingPolicies policies() {

@@ -14,7 +14,6 @@ import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.JsonPatches;
 import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.Verdict;
-import dev.tollgate.admission.match.Rule;
 import dev.tollgate.cel.AdmissionInput;
 import dev.tollgate.cel.CelEvaluationError;
 import dev.tollgate.cel.CelValues;
@@ -32,8 +31,9 @@ import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.PolicyConfig;
 import dev.tollgate.cel.admission.PolicyDispatcher;
 import dev.tollgate.cel.admission.PolicyExpressions;
+import dev.tollgate.cel.admission.PolicyHost;
+import dev.tollgate.cel.admission.PolicyKind;
 import dev.tollgate.cel.admission.StructLiterals;
-import dev.tollgate.cel.admission.RegistrationCoverage;
 import dev.tollgate.cel.admission.PolicyExpressions.Compiled;
 import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
 
@@ -42,14 +42,19 @@ import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
  * and matchConditions as for validating policies, then each mutation in order, each seeing the object as the
  * mutations before it left it ({@code object} is rebound, variables are evaluated afresh). A policy binding's
  * mutations apply all or nothing: an error discards that binding's changes and, under failurePolicy Fail, denies
- * the request. Thread-safe.
+ * the request. Loading, matching, params and namespaces are the {@link PolicyHost}'s; this class is the kind
+ * ({@link #KIND}: how a definition compiles) and what a match runs (the mutations). Thread-safe.
  */
-public final class MutatingPolicies {
+public final class MutatingPolicies extends PolicyHost<MutatingPolicies.CompiledPolicy, Binding> {
 
     static final PolicyConfig.Kinds<MutatingPolicyDefinition, Binding> KINDS = new PolicyConfig.Kinds<>(
             MutatingPolicyDefinition.API_VERSIONS, MutatingPolicyDefinition.KIND,
             MutatingPolicyDefinition.BINDING_KIND, MutatingPolicyDefinition::parse, Binding::parse,
             MutatingPolicyDefinition::spec, Binding::spec);
+
+    /** This kind as the policy host serves it: each definition compiled, dispatched by its spec. */
+    static final PolicyKind<CompiledPolicy, Binding> KIND = PolicyKind.of(KINDS, CompiledPolicy::new,
+            CompiledPolicy::compileErrors, c -> c.definition.spec(), "MutatingAdmissionPolicies");
 
     /** One policy with everything compiled. */
     static final class CompiledPolicy {
@@ -105,21 +110,8 @@ public final class MutatingPolicies {
         }
     }
 
-    private final PolicyConfig<MutatingPolicyDefinition, Binding> config;
-    private final PolicyDispatcher<CompiledPolicy, Binding> dispatcher;
-    private final List<String> compileErrors = new ArrayList<>();
-
-    private MutatingPolicies(KubeCel cel, PolicyConfig<MutatingPolicyDefinition, Binding> config) {
-        this.config = config;
-        List<CompiledPolicy> compiled = new ArrayList<>();
-        for (MutatingPolicyDefinition d : config.policies()) {
-            CompiledPolicy c = new CompiledPolicy(cel, d);
-            c.compileErrors().forEach(e -> compileErrors.add(MutatingPolicyDefinition.KIND + " '" + d.name() + "': "
-                    + e));
-            compiled.add(c);
-        }
-        this.dispatcher = new PolicyDispatcher<>(config.withPolicies(compiled), c -> c.definition.spec(),
-                Binding::spec);
+    private MutatingPolicies(List<ConfigFiles.Document> documents, KubeCel cel, NamespaceOptions namespaces) {
+        super(documents, cel, namespaces, KIND);
     }
 
     /**
@@ -135,29 +127,7 @@ public final class MutatingPolicies {
     /** As {@link #load(List, KubeCel, Namespaces.Unknown)}, with namespaces from where the options say. */
     public static MutatingPolicies load(List<ConfigFiles.Document> documents, KubeCel cel,
             NamespaceOptions namespaces) {
-        return new MutatingPolicies(cel, PolicyConfig.load(documents, KINDS, namespaces));
-    }
-
-    public List<String> compileErrors() {
-        return List.copyOf(compileErrors);
-    }
-
-    public List<String> warnings() {
-        return config.warnings();
-    }
-
-    /** Policy rules the function's registration does not cover (they would never apply); empty when all are. */
-    public List<String> uncoveredBy(List<Rule> registration) {
-        List<String> out = new ArrayList<>();
-        for (MutatingPolicyDefinition d : config.policies()) {
-            out.addAll(RegistrationCoverage.uncovered(d.name(), d.spec().matchConstraints(), registration));
-        }
-        return out;
-    }
-
-    /** What was loaded, for the startup log. */
-    public String summary() {
-        return config.summary("MutatingAdmissionPolicies");
+        return new MutatingPolicies(documents, cel, namespaces);
     }
 
     /**
@@ -183,7 +153,7 @@ public final class MutatingPolicies {
         // No copy: apply() leaves the object it is given as it was and returns a new one.
         ObjectNode[] current = { object };
         String[] denial = { null };
-        dispatcher.dispatch(request.cluster(), request, new PolicyDispatcher.Handler<>() {
+        dispatch(request, new PolicyDispatcher.Handler<>() {
             @Override
             public void configError(CompiledPolicy policy, Binding binding, String message) {
                 fail(policy, binding, message);
@@ -235,7 +205,7 @@ public final class MutatingPolicies {
         }
         // Looked up only for policies that use it; a failure propagates to mutate().
         ObjectNode namespaceObject = policy.usesNamespaceObject
-                ? dispatcher.namespaces(request).namespaceObject(request) : null;
+                ? namespaces(request).namespaceObject(request) : null;
         AdmissionInput input = AdmissionInput.of(withObject(request, object)).withParams(param)
                 .withNamespaceObject(namespaceObject);
         PolicyExpressions.ConditionResult match = exprs.matchConditions(exprs.set().newEvaluation(input));

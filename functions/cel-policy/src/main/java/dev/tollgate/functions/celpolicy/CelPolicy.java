@@ -1,6 +1,5 @@
 package dev.tollgate.functions.celpolicy;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -15,12 +14,11 @@ import org.jboss.logging.Logger;
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.ValidatingPolicy;
 import dev.tollgate.admission.Verdict;
-import dev.tollgate.cel.Authorizer;
 import dev.tollgate.cel.KubeCel;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.NamespaceOptions;
+import dev.tollgate.cel.admission.PolicyHost;
 import dev.tollgate.cel.admission.PolicyTypeChecker;
-import dev.tollgate.cel.admission.RegistrationCoverage;
 import dev.tollgate.gatekeeper.GatekeeperPolicies;
 
 /**
@@ -52,11 +50,7 @@ public class CelPolicy implements ValidatingPolicy {
                 gatekeeper.isEmpty() ? "" : "; Gatekeeper: " + gatekeeper.summary(), config);
         policies.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
         gatekeeper.warnings().forEach(w -> LOG.warn("cel-policy: " + w));
-        // Without a packaged webhook.yaml (e.g. embedded in a tool) there is no registration to check against.
-        var registration = RegistrationCoverage.packagedRules("/cel-policy");
-        if (!registration.isEmpty()) {
-            policies.uncoveredBy(registration).forEach(w -> LOG.warn("cel-policy: " + w));
-        }
+        policies.uncoveredByPackagedRules("/cel-policy").forEach(w -> LOG.warn("cel-policy: " + w));
     }
 
     public CelPolicy(ValidatingPolicies policies) {
@@ -78,8 +72,7 @@ public class CelPolicy implements ValidatingPolicy {
      */
     static Loaded load(List<String> config, String authorizer, Function<String, Optional<String>> settings) {
         KubeCel cel = environment(authorizer);
-        List<ConfigFiles.Document> documents = ConfigFiles.read(config.stream().map(String::strip)
-                .filter(s -> !s.isEmpty()).map(Path::of).toList());
+        List<ConfigFiles.Document> documents = PolicyHost.readConfiguration(config);
         // tollgate.cel-policy.namespaces, unknown-namespace, namespace-cache-ttl, namespace-cache-size,
         // namespace-lookup-timeout: see NamespaceOptions and application.properties.
         Loaded loaded = fromDocuments(documents, cel, NamespaceOptions.read("tollgate.cel-policy", settings));
@@ -115,20 +108,9 @@ public class CelPolicy implements ValidatingPolicy {
         return PolicyTypeChecker.checkFunctionConfiguration("cel-policy", cel, documents, loaded.compileErrors());
     }
 
-    /**
-     * The CEL environment: the API server's, with {@code authorizer} checks answered by a static decision, since a
-     * function cannot ask the cluster ({@code none}: every check is an evaluation error).
-     */
+    /** The API server's CEL environment, {@code authorizer} checks answered by a static decision (none: errors). */
     public static KubeCel environment(String authorizer) {
-        Authorizer a = switch (authorizer.strip()) {
-            case "none" -> Authorizer.none("set tollgate.cel-policy.authorizer to allow or deny to answer them with a"
-                    + " static decision");
-            case "allow" -> Authorizer.allowAll();
-            case "deny" -> Authorizer.denyAll("static decision: deny (tollgate.cel-policy.authorizer=deny)");
-            default -> throw new IllegalArgumentException("tollgate.cel-policy.authorizer must be none, allow or "
-                    + "deny, got '" + authorizer + "'");
-        };
-        return KubeCel.builder().authorizer(a).build();
+        return PolicyHost.environment("cel-policy", authorizer);
     }
 
     public ValidatingPolicies policies() {

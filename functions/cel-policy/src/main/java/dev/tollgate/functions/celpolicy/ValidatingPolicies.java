@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.Verdict;
-import dev.tollgate.admission.match.Rule;
 import dev.tollgate.cel.AdmissionInput;
 import dev.tollgate.cel.CelEvaluationError;
 import dev.tollgate.cel.Evaluation;
@@ -25,7 +24,8 @@ import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.PolicyConfig;
 import dev.tollgate.cel.admission.PolicyDispatcher;
 import dev.tollgate.cel.admission.PolicyExpressions;
-import dev.tollgate.cel.admission.RegistrationCoverage;
+import dev.tollgate.cel.admission.PolicyHost;
+import dev.tollgate.cel.admission.PolicyKind;
 import dev.tollgate.cel.admission.PolicyExpressions.Compiled;
 import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
 
@@ -33,9 +33,11 @@ import dev.tollgate.cel.admission.PolicySpec.FailurePolicy;
  * A set of ValidatingAdmissionPolicies and their bindings, compiled once and evaluated per request with the API
  * server's semantics (k8s.io/apiserver admission/plugin/policy/validating): matching, params, matchConditions,
  * validations with message/messageExpression/reason, auditAnnotations, failurePolicy for every kind of error, and
- * the bindings' validationActions. Thread-safe.
+ * the bindings' validationActions. Loading, matching, params and namespaces are the {@link PolicyHost}'s; this
+ * class is the kind ({@link #KIND}: how a definition compiles) and what a match runs (a validation outcome).
+ * Thread-safe.
  */
-public final class ValidatingPolicies {
+public final class ValidatingPolicies extends PolicyHost<ValidatingPolicies.CompiledPolicy, Binding> {
 
     /** The API server drops a messageExpression result longer than this (celconfig). */
     static final int MAX_MESSAGE_EXPRESSION_LENGTH = PolicyExpressions.MAX_MESSAGE_EXPRESSION_LENGTH;
@@ -44,6 +46,10 @@ public final class ValidatingPolicies {
             ValidatingPolicyDefinition.API_VERSIONS, ValidatingPolicyDefinition.KIND,
             ValidatingPolicyDefinition.BINDING_KIND, ValidatingPolicyDefinition::parse, Binding::parse,
             ValidatingPolicyDefinition::spec, Binding::spec);
+
+    /** This kind as the policy host serves it: each definition compiled, dispatched by its spec. */
+    static final PolicyKind<CompiledPolicy, Binding> KIND = PolicyKind.of(KINDS, CompiledPolicy::new,
+            c -> c.expressions.compileErrors(), c -> c.definition.spec(), "ValidatingAdmissionPolicies");
 
     /** One policy with everything compiled. */
     static final class CompiledPolicy {
@@ -89,21 +95,8 @@ public final class ValidatingPolicies {
         }
     }
 
-    private final PolicyConfig<ValidatingPolicyDefinition, Binding> config;
-    private final PolicyDispatcher<CompiledPolicy, Binding> dispatcher;
-    private final List<String> compileErrors = new ArrayList<>();
-
-    private ValidatingPolicies(KubeCel cel, PolicyConfig<ValidatingPolicyDefinition, Binding> config) {
-        this.config = config;
-        List<CompiledPolicy> compiled = new ArrayList<>();
-        for (ValidatingPolicyDefinition d : config.policies()) {
-            CompiledPolicy c = new CompiledPolicy(cel, d);
-            c.expressions.compileErrors().forEach(e -> compileErrors.add(ValidatingPolicyDefinition.KIND + " '"
-                    + d.name() + "': " + e));
-            compiled.add(c);
-        }
-        PolicyConfig<CompiledPolicy, Binding> view = config.withPolicies(compiled);
-        this.dispatcher = new PolicyDispatcher<>(view, c -> c.definition.spec(), Binding::spec);
+    private ValidatingPolicies(List<ConfigFiles.Document> documents, KubeCel cel, NamespaceOptions namespaces) {
+        super(documents, cel, namespaces, KIND);
     }
 
     /**
@@ -119,31 +112,7 @@ public final class ValidatingPolicies {
     /** As {@link #load(List, KubeCel, Namespaces.Unknown)}, with namespaces from where the options say. */
     public static ValidatingPolicies load(List<ConfigFiles.Document> documents, KubeCel cel,
             NamespaceOptions namespaces) {
-        return new ValidatingPolicies(cel, PolicyConfig.load(documents, KINDS, namespaces));
-    }
-
-    /** Expressions that failed to compile; the policies stay in force and fail per their failurePolicy. */
-    public List<String> compileErrors() {
-        return List.copyOf(compileErrors);
-    }
-
-    /** Valid but suspicious configuration: bindings without policy, policies without binding. */
-    public List<String> warnings() {
-        return config.warnings();
-    }
-
-    /** Policy rules the function's registration does not cover (they would never apply); empty when all are. */
-    public List<String> uncoveredBy(List<Rule> registration) {
-        List<String> out = new ArrayList<>();
-        for (ValidatingPolicyDefinition d : config.policies()) {
-            out.addAll(RegistrationCoverage.uncovered(d.name(), d.spec().matchConstraints(), registration));
-        }
-        return out;
-    }
-
-    /** What was loaded, for the startup log. */
-    public String summary() {
-        return config.summary("ValidatingAdmissionPolicies");
+        return new ValidatingPolicies(documents, cel, namespaces);
     }
 
     /**
@@ -162,7 +131,7 @@ public final class ValidatingPolicies {
 
     private Verdict dispatch(AdmissionRequest request) {
         ValidationOutcome outcome = new ValidationOutcome();
-        dispatcher.dispatch(request.cluster(), request, new PolicyDispatcher.Handler<>() {
+        dispatch(request, new PolicyDispatcher.Handler<>() {
             @Override
             public void configError(CompiledPolicy policy, Binding binding, String message) {
                 if (policy.failurePolicy() == FailurePolicy.Fail) {
@@ -188,7 +157,7 @@ public final class ValidatingPolicies {
         }
         // Looked up only for policies that use it; a failure propagates to validate().
         ObjectNode namespaceObject = policy.usesNamespaceObject
-                ? dispatcher.namespaces(request).namespaceObject(request) : null;
+                ? namespaces(request).namespaceObject(request) : null;
         Evaluation evaluation = exprs.set().newEvaluation(AdmissionInput.of(request).withParams(param)
                 .withNamespaceObject(namespaceObject));
         PolicyExpressions.ConditionResult match = exprs.matchConditions(evaluation);

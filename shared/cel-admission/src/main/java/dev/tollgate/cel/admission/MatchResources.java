@@ -26,7 +26,8 @@ import dev.tollgate.admission.match.Rule;
  * requested resource; {@code Equivalent} also accepts the received one as an equivalent resource.
  */
 public record MatchResources(LabelSelector namespaceSelector, LabelSelector objectSelector,
-        List<NamedRule> resourceRules, List<NamedRule> excludeResourceRules, MatchPolicy matchPolicy) {
+        List<NamedRule> resourceRules, List<NamedRule> excludeResourceRules, MatchPolicy matchPolicy)
+        implements Selection {
 
     public enum MatchPolicy { Exact, Equivalent }
 
@@ -108,6 +109,7 @@ public record MatchResources(LabelSelector namespaceSelector, LabelSelector obje
      *                                  cannot be read; the message is the API server's (NotFound as is, anything
      *                                  else an internal error: webhook/predicates/namespace/matcher.go)
      */
+    @Override
     public boolean matches(AdmissionRequest request, Namespaces namespaces) {
         RuntimeException namespaceError = null;
         boolean nsMatch = true;
@@ -135,6 +137,12 @@ public record MatchResources(LabelSelector namespaceSelector, LabelSelector obje
             throw namespaceError;
         }
         return true;
+    }
+
+    /** Its resourceRules and namespaceSelector: both must select a request the full match selects. */
+    @Override
+    public IndexKeys indexKeys() {
+        return new IndexKeys(resourceRules.stream().map(NamedRule::rule).toList(), List.of(), namespaceSelector);
     }
 
     private boolean matchesObject(KubeObject object) {

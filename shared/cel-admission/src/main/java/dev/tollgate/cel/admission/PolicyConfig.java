@@ -92,12 +92,6 @@ public final class PolicyConfig<P, B> {
                 others.add(d);
             }
         }
-        NamespaceOptions.PerCluster namespaces = null;
-        try {
-            namespaces = namespaceOptions.choose(Namespaces.from(others, namespaceOptions.unknown()));
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
         Set<Params.Kind> paramKinds = new java.util.LinkedHashSet<>();
         policies.forEach(p -> {
             Params.Kind k = kinds.policySpec().apply(p).paramKind();
@@ -105,14 +99,7 @@ public final class PolicyConfig<P, B> {
                 paramKinds.add(k);
             }
         });
-        Params params = null;
-        ParamSources paramSources = null;
-        try {
-            params = Params.from(others, paramKinds);
-            paramSources = namespaceOptions.chooseParams(params);
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
+        PolicyConfig<P, B> sources = of(List.of(), List.of(), List.of(), others, paramKinds, namespaceOptions, errors);
         for (ConfigFiles.Document d : others) {
             boolean isParam = paramKinds.stream().anyMatch(k -> k.apiVersion().equals(d.apiVersion())
                     && k.kind().equals(d.kind()));
@@ -137,6 +124,34 @@ public final class PolicyConfig<P, B> {
         }
         if (!errors.isEmpty()) {
             throw new InvalidConfigException(errors);
+        }
+        return new PolicyConfig<>(List.copyOf(policies), List.copyOf(bindings), sources.namespaces, sources.params,
+                sources.paramSources, List.copyOf(warnings));
+    }
+
+    /**
+     * The configuration of a kind that sorts out its own documents (Gatekeeper's templates and constraints): its
+     * policies and bindings, with the namespaces ({@code v1 Namespace}s among {@code documents}) and params (the
+     * objects of {@code paramKinds} among them) chosen as {@link #load} chooses them.
+     *
+     * @param errors where a problem with the namespaces or params is added (the result is then not usable)
+     */
+    public static <P, B> PolicyConfig<P, B> of(List<P> policies, List<B> bindings, List<String> warnings,
+            List<ConfigFiles.Document> documents, Set<Params.Kind> paramKinds, NamespaceOptions namespaceOptions,
+            List<String> errors) {
+        NamespaceOptions.PerCluster namespaces = null;
+        try {
+            namespaces = namespaceOptions.choose(Namespaces.from(documents, namespaceOptions.unknown()));
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+        }
+        Params params = null;
+        ParamSources paramSources = null;
+        try {
+            params = Params.from(documents, paramKinds);
+            paramSources = namespaceOptions.chooseParams(params);
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
         }
         return new PolicyConfig<>(List.copyOf(policies), List.copyOf(bindings), namespaces, params, paramSources,
                 List.copyOf(warnings));

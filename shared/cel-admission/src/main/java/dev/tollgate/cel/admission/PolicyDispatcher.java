@@ -19,9 +19,11 @@ import dev.tollgate.admission.AdmissionRequest;
  * param that cannot be resolved is a configuration error, reported to the handler for the policy's failurePolicy.
  * Policies are visited in name order, and each policy's bindings in name order, so results are deterministic.
  *
- * <p>Only the policies that {@link PolicyIndex} finds for the request are looked at (those whose resourceRules can
- * select its operation and resource, and whose namespaceSelector does not exclude its namespace): with many
- * policies a request pays for those that can match it, not for every policy.
+ * <p>Only the policies that {@link PolicyIndex} finds for the request are looked at (those whose resourceRules, or
+ * object kinds, can select its operation and resource, and whose namespaceSelector does not exclude its namespace):
+ * with many policies a request pays for those that can match it, not for every policy. Any kind of policy can be
+ * dispatched ({@link Policy}: a Gatekeeper Constraint is a policy whose only binding is itself); {@link PolicyHost}
+ * builds one per kind.
  *
  * @param <P> the policy type
  * @param <B> the binding type
@@ -39,9 +41,26 @@ public final class PolicyDispatcher<P, B> {
 
         /** Evaluate the policy for this binding and param (null when the policy has no paramKind or no paramRef). */
         void evaluate(P policy, B binding, ObjectNode param);
+
+        /**
+         * The policy's match or paramKind failed: a {@code failed to configure policy: ...} configError, as the API
+         * server's dispatcher has it. A kind whose upstream fails the whole request instead (Gatekeeper) rethrows.
+         */
+        default void policyError(P policy, RuntimeException error) {
+            configError(policy, null, "failed to configure policy: " + error.getMessage());
+        }
     }
 
-    private record Entry<P, B>(P policy, PolicySpec spec, List<B> bindings) {
+    /** What the dispatcher needs of a policy of any kind: its name (bindings name it), selection and paramKind. */
+    public record Policy(String name, Selection selection, Params.Kind paramKind) {
+
+        /** A ValidatingAdmissionPolicy's or MutatingAdmissionPolicy's. */
+        public static Policy of(PolicySpec spec) {
+            return new Policy(spec.name(), spec.matchConstraints(), spec.paramKind());
+        }
+    }
+
+    private record Entry<P, B>(P policy, Policy spec, List<B> bindings) {
     }
 
     private final List<Entry<P, B>> entries = new ArrayList<>();
@@ -51,16 +70,28 @@ public final class PolicyDispatcher<P, B> {
     private final PolicyIndex index;
 
     /**
+     * Policies visited in name order.
+     *
      * @param policySpec  the shared fields of a policy
      * @param bindingSpec the shared fields of a binding
      */
     public PolicyDispatcher(PolicyConfig<P, B> config, Function<P, PolicySpec> policySpec,
             Function<B, BindingSpec> bindingSpec) {
-        this(config, policySpec, bindingSpec, true);
+        this(config, p -> Policy.of(policySpec.apply(p)), null, bindingSpec, true);
     }
 
     /** @param indexed false to look at every policy for each request (the scan the index replaces, for tests) */
     PolicyDispatcher(PolicyConfig<P, B> config, Function<P, PolicySpec> policySpec,
+            Function<B, BindingSpec> bindingSpec, boolean indexed) {
+        this(config, p -> Policy.of(policySpec.apply(p)), null, bindingSpec, indexed);
+    }
+
+    /**
+     * @param policy      what the dispatcher needs of a policy
+     * @param order       the order a request visits the policies; null: by name
+     * @param bindingSpec the shared fields of a binding
+     */
+    PolicyDispatcher(PolicyConfig<P, B> config, Function<P, Policy> policy, Comparator<P> order,
             Function<B, BindingSpec> bindingSpec, boolean indexed) {
         this.bindingSpec = bindingSpec;
         this.namespaces = config.namespacesPerCluster();
@@ -70,17 +101,16 @@ public final class PolicyDispatcher<P, B> {
             byPolicy.computeIfAbsent(bindingSpec.apply(b).policyName(), k -> new ArrayList<>()).add(b);
         }
         List<P> sorted = new ArrayList<>(config.policies());
-        sorted.sort(Comparator.comparing(p -> policySpec.apply(p).name()));
+        sorted.sort(order != null ? order : Comparator.comparing(p -> policy.apply(p).name()));
         for (P p : sorted) {
-            PolicySpec spec = policySpec.apply(p);
+            Policy spec = policy.apply(p);
             List<B> bs = new ArrayList<>(byPolicy.getOrDefault(spec.name(), List.of()));
             bs.sort(Comparator.comparing(b -> bindingSpec.apply(b).name()));
             if (!bs.isEmpty()) {
                 entries.add(new Entry<>(p, spec, List.copyOf(bs)));
             }
         }
-        this.index = indexed ? new PolicyIndex(entries.stream().map(e -> e.spec().matchConstraints()).toList())
-                : null;
+        this.index = indexed ? new PolicyIndex(entries.stream().map(e -> e.spec().selection()).toList()) : null;
     }
 
     /** The policies the index finds for the request, in the order they are visited (for tests). */
@@ -134,7 +164,7 @@ public final class PolicyDispatcher<P, B> {
         for (int i = candidates.nextSetBit(0); i >= 0; i = candidates.nextSetBit(i + 1)) {
             Entry<P, B> e = entries.get(i);
             try {
-                if (!e.spec().matchConstraints().matches(request, namespaces)) {
+                if (!e.spec().selection().matches(request, namespaces)) {
                     continue;
                 }
                 // A paramKind whose resource cannot be found fails the policy, not a binding, as upstream's
@@ -143,7 +173,7 @@ public final class PolicyDispatcher<P, B> {
                     params.checkKind(e.spec().paramKind());
                 }
             } catch (RuntimeException ex) {
-                handler.configError(e.policy(), null, "failed to configure policy: " + ex.getMessage());
+                handler.policyError(e.policy(), ex);
                 continue;
             }
             for (B b : e.bindings()) {

@@ -8,12 +8,15 @@ import java.util.Map;
 
 import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.GroupVersionResource;
+import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.match.LabelSelector;
+import dev.tollgate.admission.match.Rule;
 
 /**
  * Which of a dispatcher's policies a request can select, found without looking at each policy: built once from
- * their {@code matchConstraints}, by operation, API group and resource (with their {@code *}s), and by
- * namespaceSelector, each distinct selector evaluated once per request.
+ * their {@link Selection#indexKeys}: by operation, API group and resource (with their {@code *}s) for
+ * {@code matchConstraints}, by the group and kind of the request's objects for a Gatekeeper Constraint's
+ * {@code match.kinds}, and by namespaceSelector, each distinct selector evaluated once per request.
  *
  * <p>The candidates are a superset of the policies whose matchConstraints match: a policy is left out only where
  * {@link MatchResources#matches} would say no for certain (no resourceRule can select the operation and resource,
@@ -27,26 +30,28 @@ final class PolicyIndex {
 
     /** operation -> API group -> resource (without subresource) -> the policies with a rule for it. */
     private final Map<String, Map<String, Map<String, BitSet>>> byRule = new HashMap<>();
-    /** Policies without resourceRules (only possible for specs not parsed as a policy): always candidates. */
+    /** object group -> object kind: the policies that select objects of that kind (Gatekeeper's match.kinds). */
+    private final Map<String, Map<String, BitSet>> byObjectKind = new HashMap<>();
+    /** Policies with neither rules nor object kinds (e.g. a Constraint without match.kinds): always candidates. */
     private final BitSet always = new BitSet();
     /** The distinct namespaceSelectors that select less than everything, and each policy's index into them. */
     private final List<LabelSelector> selectors = new ArrayList<>();
     private final int[] selectorOf;
 
-    /** @param constraints each policy's matchConstraints, in the order the candidates refer to. */
-    PolicyIndex(List<MatchResources> constraints) {
-        int size = constraints.size();
+    /** @param selections what each policy selects, in the order the candidates refer to. */
+    PolicyIndex(List<? extends Selection> selections) {
+        int size = selections.size();
         this.selectorOf = new int[size];
         Map<List<LabelSelector.Requirement>, Integer> distinct = new HashMap<>();
         for (int i = 0; i < size; i++) {
-            MatchResources m = constraints.get(i);
-            if (m.resourceRules().isEmpty()) {
+            Selection.IndexKeys keys = selections.get(i).indexKeys();
+            if (keys.rules().isEmpty() && keys.objectKinds().isEmpty()) {
                 always.set(i);
             }
-            for (MatchResources.NamedRule r : m.resourceRules()) {
-                for (String op : r.rule().operations()) {
-                    for (String group : r.rule().apiGroups()) {
-                        for (String resource : r.rule().resources()) {
+            for (Rule r : keys.rules()) {
+                for (String op : r.operations()) {
+                    for (String group : r.apiGroups()) {
+                        for (String resource : r.resources()) {
                             int slash = resource.indexOf('/');
                             String main = slash < 0 ? resource : resource.substring(0, slash);
                             byRule.computeIfAbsent(op, k -> new HashMap<>()).computeIfAbsent(group,
@@ -55,7 +60,11 @@ final class PolicyIndex {
                     }
                 }
             }
-            LabelSelector ns = m.namespaceSelector();
+            for (Selection.ObjectKind k : keys.objectKinds()) {
+                byObjectKind.computeIfAbsent(k.group(), g -> new HashMap<>())
+                        .computeIfAbsent(k.kind(), g -> new BitSet()).set(i);
+            }
+            LabelSelector ns = keys.namespaceSelector();
             selectorOf[i] = ns.matchesEverything() ? -1
                     : distinct.computeIfAbsent(ns.requirements(), k -> {
                         selectors.add(ns);
@@ -76,6 +85,15 @@ final class PolicyIndex {
         addRules(out, op, request.requestResource());
         if (!request.resource().equals(request.requestResource())) {
             addRules(out, op, request.resource());
+        }
+        // A Constraint selects the request when its object or its oldObject is of a kind it names.
+        for (KubeObject o : new KubeObject[] {request.object(), request.oldObject()}) {
+            if (o != null && !byObjectKind.isEmpty()) {
+                String apiVersion = o.apiVersion();
+                String group = apiVersion.indexOf('/') < 0 ? "" : apiVersion.substring(0, apiVersion.indexOf('/'));
+                addNamed(out, byObjectKind.get(group), o.kind());
+                addNamed(out, byObjectKind.get(ANY), o.kind());
+            }
         }
         if (selectors.isEmpty() || out.isEmpty() || !MatchResources.appliesNamespaceSelector(request)) {
             return out;
@@ -114,19 +132,20 @@ final class PolicyIndex {
         if (byGroup == null) {
             return;
         }
-        addResources(out, byGroup.get(gvr.group()), gvr.resource());
-        addResources(out, byGroup.get(ANY), gvr.resource());
+        addNamed(out, byGroup.get(gvr.group()), gvr.resource());
+        addNamed(out, byGroup.get(ANY), gvr.resource());
     }
 
-    private static void addResources(BitSet out, Map<String, BitSet> byResource, String resource) {
-        if (byResource == null) {
+    /** The policies filed under {@code name} and under {@code *} (a resource or an object kind). */
+    private static void addNamed(BitSet out, Map<String, BitSet> byName, String name) {
+        if (byName == null) {
             return;
         }
-        BitSet exact = byResource.get(resource);
+        BitSet exact = byName.get(name);
         if (exact != null) {
             out.or(exact);
         }
-        BitSet any = byResource.get(ANY);
+        BitSet any = byName.get(ANY);
         if (any != null) {
             out.or(any);
         }
