@@ -17,6 +17,7 @@ import dev.tollgate.simulator.BundleCatalog;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.HttpWebhookClient;
 import dev.tollgate.simulator.SecretUrls;
+import dev.tollgate.simulator.ServedPolicies;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
 import dev.tollgate.simulator.KindCheck;
@@ -210,6 +211,16 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
         return out;
     }
 
+    /** The configuration paths of the bundled CEL functions this process serves (tollgate.cel-policy.config...). */
+    static Map<String, List<Path>> servedPolicies() {
+        Map<String, List<Path>> out = new LinkedHashMap<>();
+        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        ServedPolicies.CONFIG_KEYS.forEach((function, key) -> config.getOptionalValue(key, String.class)
+                .ifPresent(v -> out.put(function, java.util.Arrays.stream(v.split(",")).map(String::trim)
+                        .filter(p -> !p.isEmpty()).map(Path::of).toList())));
+        return out;
+    }
+
     /**
      * The configurations to play: from {@code --config} files, rendered from the catalog for {@code --url}s, or (with
      * neither) rendered for the bundle this process serves. Shared with {@code tollgate audit}.
@@ -255,9 +266,10 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             parts.add(Configurations.render(catalog, f -> byFunction.getOrDefault(f, fallback), caPem, excluded));
         }
         if (parts.isEmpty()) {
-            // Nothing given: the bundle is served by this very process, on a loopback port.
+            // Nothing given: the bundle is served by this very process, on a loopback port. Its CEL functions are
+            // registered for what the policies they serve select, as Terraform registers them (tollgate registration).
             String local = localBundleUrl.get();
-            parts.add(Configurations.render(catalog, f -> local, "", excluded));
+            parts.add(Configurations.render(ServedPolicies.apply(catalog, servedPolicies()), f -> local, "", excluded));
         }
         List<com.fasterxml.jackson.databind.node.ObjectNode> all = new ArrayList<>();
         java.util.Set<String> names = new java.util.HashSet<>();
