@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.tollgate.admission.AdmissionRequest;
 import dev.tollgate.admission.match.LabelSelector;
 import dev.tollgate.admission.match.LabelSelector.Operator;
 import dev.tollgate.admission.match.LabelSelector.Requirement;
@@ -116,6 +117,24 @@ public final class RegistrationRules {
             policies.forEach(out.putArray("policies")::add);
             appliedByFunction.forEach(out.putArray("applied_by_function")::add);
             return out;
+        }
+
+        /**
+         * Whether the API server sends {@code request} to a webhook registered with these fields: a rule matches, the
+         * namespaceSelector matches {@code namespaceLabels} (the labels of the request's namespace, of the Namespace
+         * itself for a Namespace; a cluster-scoped request of another kind is never excluded) and the
+         * objectSelector the new or the old object (webhook/predicates/namespace/matcher.go, object/matcher.go).
+         */
+        public boolean sends(AdmissionRequest request, Map<String, String> namespaceLabels) {
+            if (rules.stream().noneMatch(r -> r.matches(request))) {
+                return false;
+            }
+            if (!request.namespace().isEmpty() && !namespaceSelector.stream().allMatch(r -> r.matches(namespaceLabels))) {
+                return false;
+            }
+            return objectSelector.stream().allMatch(r -> request.object() != null && r.matches(request.object().labels()))
+                    || objectSelector.stream().allMatch(r -> request.oldObject() != null
+                            && r.matches(request.oldObject().labels()));
         }
 
         /** {@code entry} (a webhook.yaml entry) with these rules and selectors in place of its own. */
@@ -352,8 +371,9 @@ public final class RegistrationRules {
     }
 
     /**
-     * Rules merged where that widens nothing: the same operations, groups and scope share one rule's resources, then
-     * the same operations, resources and scope one rule's groups; sorted, so the result is stable.
+     * Rules merged where that widens nothing: the same operations, groups and scope share one rule's resources (less
+     * those a wildcard among them covers), then the same operations, resources and scope one rule's groups; sorted,
+     * so the result is stable.
      */
     static List<Rule> merge(List<Rule> rules) {
         Map<List<Object>, Set<String>> byGroups = new LinkedHashMap<>();
@@ -361,6 +381,15 @@ public final class RegistrationRules {
             byGroups.computeIfAbsent(List.of(sorted(r.operations()), sorted(r.apiGroups()), r.scope()),
                     k -> new TreeSet<>()).addAll(r.resources());
         }
+        // The API server refuses "*" beside other resources without a subresource, and "*/*" beside anything
+        // (validation.go validateResources); both already cover them.
+        byGroups.values().forEach(resources -> {
+            if (resources.contains("*/*")) {
+                resources.retainAll(Set.of("*/*"));
+            } else if (resources.contains("*")) {
+                resources.removeIf(x -> !x.equals("*") && !x.contains("/"));
+            }
+        });
         Map<List<Object>, Set<String>> byResources = new LinkedHashMap<>();
         byGroups.forEach((k, resources) -> byResources.computeIfAbsent(List.of(k.get(0), List.copyOf(resources),
                 k.get(2)), x -> new TreeSet<>()).addAll(cast(k.get(1))));

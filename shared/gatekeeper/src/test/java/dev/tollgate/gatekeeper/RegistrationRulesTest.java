@@ -82,6 +82,29 @@ class RegistrationRulesTest {
     }
 
     @Test
+    void mergedRulesStayValidForTheApiServer() {
+        var r = derive(constraint("all", "kinds: [{apiGroups: [''], kinds: ['*']}]")
+                + constraint("pods", "kinds: [{apiGroups: [''], kinds: [Pod]}]"));
+        assertEquals(1, r.rules().size());
+        assertEquals("*", r.rules().get(0).resources().get(0));
+        assertFalse(r.rules().get(0).resources().contains("pods"), "\"*\" covers pods: " + r.rules());
+        var rule = (ObjectNode) r.toJson().path("rules").get(0);
+        var entry = (ObjectNode) ConfigFiles.parse("""
+                name: cel-policy.tollgate.dev
+                type: validating
+                path: /cel-policy
+                sideEffects: None
+                admissionReviewVersions: [v1]
+                """, "webhook.yaml").get(0).object();
+        entry.putArray("rules").add(rule);
+        assertEquals(List.of(), dev.tollgate.admission.registration.RegistrationValidator.validateDeclared(
+                new dev.tollgate.admission.registration.WebhookRegistration("cel-policy", entry)));
+        assertEquals(List.of(new Rule(List.of("CREATE"), List.of("*"), List.of("*"), List.of("*/*"), "*")),
+                RegistrationRules.merge(List.of(new Rule(List.of("CREATE"), List.of("*"), List.of("*"),
+                        List.of("pods", "*/*", "*"), "*"))));
+    }
+
+    @Test
     void anUnknownKindIsOneLineNamingTheConstraintAndTheKindUnlessItsCrdIsGiven() {
         String c = constraint("crontabs-only", "kinds: [{apiGroups: [stable.example.com], kinds: [CronTab]}]");
         var e = assertThrows(PolicyConfig.InvalidConfigException.class, () -> derive(c));
@@ -286,22 +309,14 @@ class RegistrationRulesTest {
                 isNamespace ? object.name() : namespace, op, UserInfo.ANONYMOUS, object, null, null, false);
     }
 
-    /**
-     * Whether the API server sends {@code request} through the derived registration: a rule, the namespaceSelector
-     * (a namespaced request: its namespace's labels, here the name label; a Namespace: its own labels with that label;
-     * any other cluster-scoped request: always) and the objectSelector (webhook/predicates/namespace and object).
-     */
+    /** The labels of the request's namespace as the API server has them: its name label, a Namespace's own labels. */
     static boolean sends(RegistrationRules.Result r, AdmissionRequest request, KubeObject object) {
-        boolean rule = r.rules().stream().anyMatch((Rule x) -> x.matches(request));
-        JsonNode json = r.toJson();
         boolean isNamespace = request.resource().resource().equals("namespaces") && request.resource().group().isEmpty();
         Map<String, String> nsLabels = new HashMap<>();
         if (isNamespace) {
             nsLabels.putAll(object.labels());
         }
         nsLabels.put(RegistrationRules.NAMESPACE_NAME_LABEL, request.namespace());
-        boolean ns = request.namespace().isEmpty() || LabelSelector.parse(json.get("namespaceSelector")).matches(nsLabels);
-        boolean obj = LabelSelector.parse(json.get("objectSelector")).matches(object.labels());
-        return rule && ns && obj;
+        return r.sends(request, nsLabels);
     }
 }
