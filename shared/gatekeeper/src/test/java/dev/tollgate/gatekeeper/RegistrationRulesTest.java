@@ -12,10 +12,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.AdmissionRequest;
@@ -24,7 +24,6 @@ import dev.tollgate.admission.GroupVersionResource;
 import dev.tollgate.admission.KubeObject;
 import dev.tollgate.admission.Operation;
 import dev.tollgate.admission.UserInfo;
-import dev.tollgate.admission.match.LabelSelector;
 import dev.tollgate.admission.match.Rule;
 import dev.tollgate.cel.admission.ConfigFiles;
 import dev.tollgate.cel.admission.KubernetesModels;
@@ -236,9 +235,9 @@ class RegistrationRulesTest {
                 () -> "fixture " + (root == null ? "(tollgate.fixtures.dir is not set)"
                         : root.toAbsolutePath().normalize()) + " is absent");
         List<String> problems = new ArrayList<>();
-        Map<Path, Constraint> constraints = new java.util.TreeMap<>();
+        Map<Path, Constraint> constraints = new TreeMap<>();
         Map<Path, RegistrationRules.Result> derived = new HashMap<>();
-        Map<Path, AdmissionRequest> objects = new java.util.TreeMap<>();
+        Map<Path, AdmissionRequest> objects = new TreeMap<>();
         for (Path suiteFile : GatekeeperLibrarySuitesTest.suites()) {
             Path dir = suiteFile.getParent();
             for (GatorSuite.Test t : GatorSuite.read(suiteFile).tests()) {
