@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.tollgate.admission.registration.WebhookRegistration;
 import dev.tollgate.cel.admission.ConfigFiles;
+import dev.tollgate.cel.admission.Namespaces;
 import dev.tollgate.cel.admission.PolicyConfig;
 import dev.tollgate.gatekeeper.RegistrationRules;
 
@@ -78,6 +79,14 @@ public final class ServedPolicies {
                     CONFIG_KEYS.getOrDefault(r.function(), r.function()) + "=" + paths);
             out.add(new WebhookRegistration(r.function(), derived.applyTo(r.entry())));
         }
+        return out;
+    }
+
+    /** The {@code v1 Namespace} objects of the functions' configuration files (what those functions know). */
+    public static List<ObjectNode> namespaces(Map<String, List<Path>> configs) {
+        List<ObjectNode> out = new ArrayList<>();
+        configs.values().forEach(paths -> read(paths).stream().filter(d -> Namespaces.isNamespace(d.object()))
+                .forEach(d -> out.add(d.object())));
         return out;
     }
 

@@ -119,6 +119,44 @@ class ServedPoliciesTest {
         assertTrue(calls.stream().anyMatch(c -> c.endsWith(" Deployment")), "other functions still see it: " + calls);
     }
 
+    /**
+     * A constraint selecting namespaces by a label that only the policy files' Namespace objects carry: the played API
+     * server knows those namespaces as the in-process function does, so the Pod there is sent.
+     */
+    @Test
+    void theNamespacesOfThePolicyFilesSelectAsTheFunctionKnowsThem() throws IOException {
+        Files.writeString(policies.resolve("constraint.yaml"), """
+                apiVersion: constraints.gatekeeper.sh/v1beta1
+                kind: K8sRequiredLabels
+                metadata: {name: audited-pods}
+                spec:
+                  match:
+                    kinds: [{apiGroups: [""], kinds: [Pod]}]
+                    namespaceSelector: {matchLabels: {audit: "on"}}
+                ---
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: shop, labels: {audit: "on"}}
+                """);
+        Path inShop = manifest("shop-pod.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: web, namespace: shop}
+                spec: {containers: [{name: app, image: "registry.example.com/app:1"}]}
+                """);
+        Path elsewhere = manifest("other-pod.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: web, namespace: other}
+                spec: {containers: [{name: app, image: "registry.example.com/app:1"}]}
+                """);
+        String url = "http://127.0.0.1:" + bundle.getAddress().getPort();
+        var out = CapturedCommand.run(new ReviewCommand(() -> url), inShop.toString(), elsewhere.toString());
+        assertEquals(0, out.exit(), out.stderr());
+        assertEquals(List.of("/cel-policy Pod"), calls.stream().filter(c -> c.startsWith("/cel-policy ")).toList(),
+                "all calls: " + calls);
+    }
+
     @Test
     void tollgateRegistrationPrintsWhatTheReviewPlays() throws IOException {
         var out = CapturedCommand.run(new RegistrationCommand(), policies.toString());

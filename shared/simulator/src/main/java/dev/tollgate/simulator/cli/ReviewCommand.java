@@ -171,6 +171,12 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             } else if (context != null) {
                 throw new InputException("--context needs --kubeconfig");
             }
+            if (needsLocalBundle()) {
+                // The in-process CEL functions know the Namespaces of their policy files; the API server played here
+                // selects their webhooks (registered from those policies) with the same labels.
+                ServedPolicies.namespaces(servedPolicies()).forEach(ns -> knownNamespaces.add(
+                        new InputManifest("policy configuration", ns)));
+            }
             ReviewSettings settings = new ReviewSettings(operation, InputManifest.read(old), knownNamespaces, user,
                     groups.isEmpty() ? List.of("system:masters", "system:authenticated") : groups, dryRun,
                     defaultNamespace);
