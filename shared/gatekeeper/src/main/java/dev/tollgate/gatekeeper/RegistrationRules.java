@@ -129,10 +129,12 @@ public final class RegistrationRules {
             if (rules.stream().noneMatch(r -> r.matches(request))) {
                 return false;
             }
-            if (!request.namespace().isEmpty() && !namespaceSelector.stream().allMatch(r -> r.matches(namespaceLabels))) {
+            if (!request.namespace().isEmpty()
+                    && !namespaceSelector.stream().allMatch(r -> r.matches(namespaceLabels))) {
                 return false;
             }
-            return objectSelector.stream().allMatch(r -> request.object() != null && r.matches(request.object().labels()))
+            return objectSelector.stream().allMatch(r -> request.object() != null
+                    && r.matches(request.object().labels()))
                     || objectSelector.stream().allMatch(r -> request.oldObject() != null
                             && r.matches(request.oldObject().labels()));
         }

@@ -143,7 +143,8 @@ class RegistrationRulesTest {
         assertEquals("""
                 {"matchExpressions":[{"key":"tier","operator":"In","values":["frontend"]}]}""",
                 r.toJson().get("objectSelector").toString());
-        assertEquals(List.of("K8sRequiredLabels/a: excludedNamespaces [kube-*] (globs)", "K8sRequiredLabels/a: name web-*"),
+        assertEquals(List.of("K8sRequiredLabels/a: excludedNamespaces [kube-*] (globs)",
+                "K8sRequiredLabels/a: name web-*"),
                 r.appliedByFunction());
         var glob = derive(constraint("a", "namespaces: [shop, 'web-*']"));
         assertFalse(glob.toJson().has("namespaceSelector"));
@@ -183,7 +184,11 @@ class RegistrationRulesTest {
                   matchConstraints:
                     namespaceSelector: {matchExpressions: [{key: env, operator: Exists}]}
                     resourceRules:
-                    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments], scope: Namespaced}
+                    - apiGroups: [apps]
+                      apiVersions: [v1]
+                      operations: [CREATE]
+                      resources: [deployments]
+                      scope: Namespaced
                   validations: [{expression: "true"}]
                 ---
                 """;
@@ -310,7 +315,8 @@ class RegistrationRulesTest {
 
     /** The labels of the request's namespace as the API server has them: its name label, a Namespace's own labels. */
     static boolean sends(RegistrationRules.Result r, AdmissionRequest request, KubeObject object) {
-        boolean isNamespace = request.resource().resource().equals("namespaces") && request.resource().group().isEmpty();
+        boolean isNamespace = request.resource().resource().equals("namespaces")
+                && request.resource().group().isEmpty();
         Map<String, String> nsLabels = new HashMap<>();
         if (isNamespace) {
             nsLabels.putAll(object.labels());

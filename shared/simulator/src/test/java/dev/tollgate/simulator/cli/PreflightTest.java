@@ -47,8 +47,8 @@ class PreflightTest {
         Outcome o = check("nosuch");
         assertEquals(2, o.decision().exitNow());
         assertEquals("", o.stdout(), "no help on stdout");
-        assertEquals(List.of("tollgate: unknown command 'nosuch'; the commands are review, audit, replay, convert, test, "
-                + "registration (tollgate --help)"), o.stderr().lines().toList());
+        assertEquals(List.of("tollgate: unknown command 'nosuch'; the commands are review, audit, replay, convert, "
+                + "test, registration (tollgate --help)"), o.stderr().lines().toList());
     }
 
     @Test
