@@ -43,6 +43,7 @@ module "registration" {
   ca_bundle           = var.ca_bundle_file == null ? null : file(var.ca_bundle_file)
   overrides           = var.overrides
   exceptions          = yamldecode(var.exceptions_file == null ? "exceptions: []" : file(var.exceptions_file)).exceptions
+  policy_rules        = { for f, p in var.policy_rules_files : f => jsondecode(file(p)) }
   timing              = var.timing
   functions_namespace = var.functions_namespace
   param_resources     = var.param_resources
@@ -187,6 +188,11 @@ output "missing_reader_tokens" {
 output "exceptions_applied_by_function" {
   description = "Per cluster, per function: exceptions its API server cannot apply on its version (the requests reach the function)."
   value       = module.registration.exceptions_applied_by_function
+}
+
+output "policy_rules" {
+  description = "Per cluster, per function registered from policy_rules_files: the policies it covers and what the function applies that the webhook cannot select."
+  value       = module.registration.policy_rules
 }
 
 output "exceptions_advice" {

@@ -120,6 +120,12 @@ variable "kube_context" {
   default     = null
 }
 
+variable "policy_rules_files" {
+  description = "Per CEL function, the JSON `tollgate registration <its policy files>` wrote (run from this folder): the function is registered for what those policies select instead of its webhook.yaml's rules. {}: every function as its webhook.yaml declares."
+  type        = map(string)
+  default     = {}
+}
+
 variable "exceptions_file" {
   description = "The reviewed exceptions file (YAML, terraform/README.md \"Exceptions\"); null: no exceptions."
   type        = string

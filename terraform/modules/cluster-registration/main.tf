@@ -19,6 +19,7 @@ module "webhooks" {
   caller_credentials  = var.caller_credentials
   overrides           = var.overrides
   exceptions          = var.exceptions
+  policy_rules        = var.policy_rules
   timing              = var.timing
   excluded_namespaces = each.value.namespace_exclusions ? null : []
   functions_namespace = each.value.namespace_exclusions ? var.functions_namespace : null

@@ -95,6 +95,11 @@ output "exceptions_applied_by_function" {
   value       = { for n, m in module.webhooks : n => m.exceptions_applied_by_function }
 }
 
+output "policy_rules" {
+  description = "Per cluster, per function registered from policy_rules: the policies it covers and what that cluster's webhook cannot select and the function applies."
+  value       = { for n, m in module.webhooks : n => m.policy_rules }
+}
+
 output "exceptions_advice" {
   description = "Per cluster older than 1.28, per exception its function applies: what it excepts by (namespace name, user, ...), that the requests still reach the function, and the label form that keeps them away."
   value       = { for n, m in module.webhooks : n => m.exceptions_advice if length(m.exceptions_advice) > 0 }

@@ -168,3 +168,10 @@ variable "clusters_secret_name" {
   type        = string
   default     = "tollgate-clusters"
 }
+
+variable "policy_rules" {
+  description = "Per CEL function, its registration derived from the policies it serves (tollgate registration's JSON, decoded), as in webhook-configurations: the same for every cluster, each cluster's version deciding what its webhooks can select."
+  type        = any
+  default     = {}
+  nullable    = false
+}

@@ -53,7 +53,7 @@ locals {
     type            = e.type
     path            = e.path
     name            = e.webhook.name
-    declared        = e.webhook
+    declared        = contains(keys(local.policy_webhook), f) ? local.policy_webhook[f] : e.webhook
     failure_policy  = coalesce(try(local.override[f].failure_policy, null), e.webhook.failurePolicy, "Fail")
     timeout_seconds = local.function_timeout_seconds[f]
     added_ns        = try(local.override[f].namespace_selector, { matchLabels = {}, matchExpressions = [] })

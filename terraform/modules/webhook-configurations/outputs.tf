@@ -37,6 +37,10 @@ output "manifests" {
     error_message = "Selector additions contradict declared matchLabels (no object could match both): ${join(", ", local.label_conflicts)}."
   }
   precondition {
+    condition     = length(local.policy_sources_changed) == 0
+    error_message = "policy_rules: these policy files changed since their registration was derived, so it may not send the functions what the policies now select: ${join(", ", local.policy_sources_changed)}. Run the command in the registration's generated_by again."
+  }
+  precondition {
     condition     = length(local.version_problems) == 0
     error_message = "The cluster's Kubernetes version cannot honour these configurations: ${join("; ", local.version_problems)}."
   }
@@ -119,4 +123,9 @@ output "exceptions_advice" {
 output "exceptions_expired" {
   description = "Exceptions whose expiry is not after the plan's time (plantimestamp()): dropped from every webhook. Name => expires, functions, reason."
   value       = local.exception_expired
+}
+
+output "policy_rules" {
+  description = "Per function registered from policy_rules: the command that derived it, the policies it covers, and what the webhook cannot select on this cluster's version and the function applies (their requests reach it)."
+  value       = local.policy_rules_summary
 }

@@ -375,3 +375,69 @@ variable "kubernetes_version" {
     error_message = "kubernetes_version: Tollgate renders admissionregistration.k8s.io/v1 webhook configurations and admission.k8s.io/v1 reviews, served from Kubernetes 1.16; the supported versions start at 1.21."
   }
 }
+
+variable "policy_rules" {
+  description = "Per CEL function (function name => the decoded output of `tollgate registration <policy files>`, e.g. jsondecode(file(\"cel-policy-registration.json\"))): the rules, namespaceSelector and objectSelector derived from the policies it serves, in place of those its catalog entry declares. The plan fails when a listed source file changed since (its SHA-256, read from the working directory)."
+  type = map(object({
+    generated_by = optional(string)
+    sources = optional(list(object({
+      file   = string
+      sha256 = string
+    })), [])
+    rules = list(object({
+      operations  = optional(list(string))
+      apiGroups   = optional(list(string))
+      apiVersions = optional(list(string))
+      resources   = optional(list(string))
+      scope       = optional(string)
+    }))
+    namespaceSelector = optional(object({
+      matchLabels = optional(map(string))
+      matchExpressions = optional(list(object({
+        key      = string
+        operator = string
+        values   = optional(list(string))
+      })))
+    }))
+    objectSelector = optional(object({
+      matchLabels = optional(map(string))
+      matchExpressions = optional(list(object({
+        key      = string
+        operator = string
+        values   = optional(list(string))
+      })))
+    }))
+    policies            = optional(list(string), [])
+    applied_by_function = optional(list(string), [])
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = length(setsubtract(keys(var.policy_rules), keys(var.catalog.functions))) == 0
+    error_message = "policy_rules names functions that are not in the catalog: ${join(", ", setsubtract(keys(var.policy_rules), keys(var.catalog.functions)))}."
+  }
+  validation {
+    condition     = alltrue([for f in keys(var.policy_rules) : !contains(keys(var.catalog.functions), f) || length(try(var.catalog.functions[f].webhooks, [])) == 1])
+    error_message = "policy_rules: a derived registration is one webhook's; these functions declare several: ${join(", ", [for f in keys(var.policy_rules) : f if length(try(var.catalog.functions[f].webhooks, [])) > 1])}."
+  }
+  validation {
+    condition = alltrue(flatten([for p in values(var.policy_rules) : [
+      for r in p.rules : length(coalesce(r.operations, [])) > 0 && length(setsubtract(coalesce(r.operations, []), ["CREATE", "UPDATE", "DELETE", "CONNECT", "*"])) == 0
+      && length(coalesce(r.apiGroups, [])) > 0 && length(coalesce(r.apiVersions, [])) > 0 && length(coalesce(r.resources, [])) > 0
+      && contains(["*", "Cluster", "Namespaced"], coalesce(r.scope, "*"))
+    ]]))
+    error_message = "policy_rules: every rule needs operations (CREATE, UPDATE, DELETE, CONNECT or *), apiGroups, apiVersions and resources, and a scope of *, Cluster or Namespaced."
+  }
+  validation {
+    condition = alltrue(flatten([for p in values(var.policy_rules) : [
+      for e in concat(coalesce(try(p.namespaceSelector.matchExpressions, null), []), coalesce(try(p.objectSelector.matchExpressions, null), [])) :
+      contains(["In", "NotIn"], e.operator) ? length(coalesce(e.values, [])) > 0 : (contains(["Exists", "DoesNotExist"], e.operator) && length(coalesce(e.values, [])) == 0)
+    ]]))
+    error_message = "policy_rules selectors: operator must be In, NotIn (with values), Exists or DoesNotExist (without values)."
+  }
+  validation {
+    condition     = alltrue(flatten([for p in values(var.policy_rules) : [for s in p.sources : can(regex("^[0-9a-f]{64}$", s.sha256))]]))
+    error_message = "policy_rules: every source's sha256 must be 64 lowercase hexadecimal digits (as tollgate registration writes it)."
+  }
+}

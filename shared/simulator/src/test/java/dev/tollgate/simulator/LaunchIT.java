@@ -118,13 +118,14 @@ class LaunchIT {
             assertEquals(2, r.exit(), args + ": " + r.stdout() + r.stderr());
             assertEquals("", r.stdout(), args + ": no help on stdout");
             assertEquals(List.of("tollgate: unknown command '" + args.get(args.size() == 2 && args.get(0)
-                    .startsWith("-") ? 1 : 0) + "'; the commands are review, audit, replay, convert, test "
-                    + "(tollgate --help)"),
+                    .startsWith("-") ? 1 : 0) + "'; the commands are review, audit, replay, convert, test, "
+                    + "registration (tollgate --help)"),
                     r.stderr().lines().toList(), args.toString());
         }
         Result none = tollgate(List.of());
         assertEquals(2, none.exit(), none.stdout() + none.stderr());
-        assertEquals(List.of("tollgate: a command is needed: review, audit, replay, convert, test (tollgate --help)"),
+        assertEquals(List.of("tollgate: a command is needed: review, audit, replay, convert, test, registration "
+                + "(tollgate --help)"),
                 none.stderr().lines().toList());
     }
 

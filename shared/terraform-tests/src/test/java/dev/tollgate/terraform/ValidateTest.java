@@ -119,6 +119,22 @@ class ValidateTest {
                     assertEquals(2, count(withExceptions, "configMap = { + name = \"tollgate-exceptions\" }"),
                             excepted.output());
                     assertEquals(2, count(withExceptions, "\"tollgate.dev/exceptions-sha256\" = "), excepted.output());
+                    // A function registered from the policies it serves: tollgate registration's JSON, per cluster.
+                    Path policy = Files.writeString(copy.resolve("constraint.yaml"), """
+                            apiVersion: constraints.gatekeeper.sh/v1beta1
+                            kind: K8sRequiredLabels
+                            metadata: {name: pods-need-owner}
+                            spec: {match: {kinds: [{apiGroups: [""], kinds: [Pod]}]}}
+                            """);
+                    Path registration = Files.writeString(copy.resolve("registration.json"),
+                            dev.tollgate.simulator.ServedPolicies.registration(List.of(policy),
+                                    dev.tollgate.simulator.ServedPolicies.GATEKEEPER_OPERATIONS, "ValidateTest")
+                                    .toString());
+                    Terraform.Result derived = Terraform.runOk(copy, "plan", "-input=false", "-no-color",
+                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS,
+                            "-var=policy_rules_files={\"require-labels\"=\"" + registration + "\"}");
+                    assertEquals(2, count(derived.flat(), "policies = [ + \"K8sRequiredLabels/pods-need-owner\", ]"),
+                            derived.output());
                 }));
     }
 

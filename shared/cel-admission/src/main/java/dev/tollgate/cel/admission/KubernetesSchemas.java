@@ -3,6 +3,7 @@ package dev.tollgate.cel.admission;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
@@ -33,6 +34,14 @@ public final class KubernetesSchemas {
         static final SchemaResolver BUILT_IN = load();
     }
 
+    private static final class ResourcesHolder {
+        static final List<BuiltInResource> RESOURCES = resources(document());
+    }
+
+    /** A built-in kind's resource (plural) name and scope, as the API server's discovery gives them. */
+    public record BuiltInResource(GroupVersionKind gvk, String resource, boolean namespaced) {
+    }
+
     /** The built-in kinds' schemas and resources, read once. */
     public static SchemaResolver builtIn() {
         return Holder.BUILT_IN;
@@ -46,19 +55,36 @@ public final class KubernetesSchemas {
         return new OpenApiSchemas().add(documents).orElse(builtIn());
     }
 
+    /** Every built-in kind with its resource and scope (the document's {@code x-tollgate-resources}), read once. */
+    public static List<BuiltInResource> builtInResources() {
+        return ResourcesHolder.RESOURCES;
+    }
+
+    private static List<BuiltInResource> resources(JsonNode doc) {
+        List<BuiltInResource> out = new ArrayList<>();
+        for (JsonNode r : doc.path("x-tollgate-resources")) {
+            out.add(new BuiltInResource(GroupVersionKind.of(r.path("group").asText(), r.path("version").asText(),
+                    r.path("kind").asText()), r.path("resource").asText(), r.path("namespaced").asBoolean()));
+        }
+        return List.copyOf(out);
+    }
+
     private static SchemaResolver load() {
+        JsonNode doc = document();
+        OpenApiSchemas schemas = new OpenApiSchemas().add(doc);
+        for (BuiltInResource r : resources(doc)) {
+            schemas.resource(r.resource(), r.gvk());
+        }
+        return schemas;
+    }
+
+    private static JsonNode document() {
         try (InputStream in = KubernetesSchemas.class.getClassLoader().getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException("the class path has no " + RESOURCE
                         + " (written by cel-admission's build; a native executable must include it)");
             }
-            JsonNode doc = new ObjectMapper().readTree(new GZIPInputStream(in));
-            OpenApiSchemas schemas = new OpenApiSchemas().add(doc);
-            for (JsonNode r : doc.path("x-tollgate-resources")) {
-                schemas.resource(r.path("resource").asText(), GroupVersionKind.of(r.path("group").asText(),
-                        r.path("version").asText(), r.path("kind").asText()));
-            }
-            return schemas;
+            return new ObjectMapper().readTree(new GZIPInputStream(in));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }

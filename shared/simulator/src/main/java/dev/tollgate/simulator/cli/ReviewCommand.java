@@ -17,6 +17,7 @@ import dev.tollgate.simulator.BundleCatalog;
 import dev.tollgate.simulator.Configurations;
 import dev.tollgate.simulator.HttpWebhookClient;
 import dev.tollgate.simulator.SecretUrls;
+import dev.tollgate.simulator.ServedPolicies;
 import dev.tollgate.simulator.InputException;
 import dev.tollgate.simulator.InputManifest;
 import dev.tollgate.simulator.KindCheck;
@@ -170,6 +171,12 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             } else if (context != null) {
                 throw new InputException("--context needs --kubeconfig");
             }
+            if (needsLocalBundle()) {
+                // The in-process CEL functions know the Namespaces of their policy files; the API server played here
+                // selects their webhooks (registered from those policies) with the same labels.
+                ServedPolicies.namespaces(servedPolicies()).forEach(ns -> knownNamespaces.add(
+                        new InputManifest("policy configuration", ns)));
+            }
             ReviewSettings settings = new ReviewSettings(operation, InputManifest.read(old), knownNamespaces, user,
                     groups.isEmpty() ? List.of("system:masters", "system:authenticated") : groups, dryRun,
                     defaultNamespace);
@@ -207,6 +214,16 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             throw new InputException("--webhook " + webhooks + ": no admission webhook entries (conversion entries "
                     + "belong to tollgate convert)");
         }
+        return out;
+    }
+
+    /** The configuration paths of the bundled CEL functions this process serves (tollgate.cel-policy.config...). */
+    static Map<String, List<Path>> servedPolicies() {
+        Map<String, List<Path>> out = new LinkedHashMap<>();
+        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        ServedPolicies.CONFIG_KEYS.forEach((function, key) -> config.getOptionalValue(key, String.class)
+                .ifPresent(v -> out.put(function, java.util.Arrays.stream(v.split(",")).map(String::trim)
+                        .filter(p -> !p.isEmpty()).map(Path::of).toList())));
         return out;
     }
 
@@ -255,9 +272,10 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             parts.add(Configurations.render(catalog, f -> byFunction.getOrDefault(f, fallback), caPem, excluded));
         }
         if (parts.isEmpty()) {
-            // Nothing given: the bundle is served by this very process, on a loopback port.
+            // Nothing given: the bundle is served by this very process, on a loopback port. Its CEL functions are
+            // registered for what the policies they serve select, as Terraform registers them (tollgate registration).
             String local = localBundleUrl.get();
-            parts.add(Configurations.render(catalog, f -> local, "", excluded));
+            parts.add(Configurations.render(ServedPolicies.apply(catalog, servedPolicies()), f -> local, "", excluded));
         }
         List<com.fasterxml.jackson.databind.node.ObjectNode> all = new ArrayList<>();
         java.util.Set<String> names = new java.util.HashSet<>();

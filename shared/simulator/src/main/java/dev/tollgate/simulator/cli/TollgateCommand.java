@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 /** {@code tollgate}: the Tollgate command line. */
 @Command(name = "tollgate", mixinStandardHelpOptions = true,
         subcommands = { ReviewCommand.class, AuditCommand.class, ReplayCommand.class, ConvertCommand.class,
-            TestCommand.class },
+            TestCommand.class, RegistrationCommand.class },
         description = "Kubernetes admission control as serverless functions: local tools.")
 @RegisterForReflection
 public class TollgateCommand {

@@ -31,7 +31,7 @@ class PreflightTest {
 
     @Test
     void eachSubcommandsHelpIsItsOwn() {
-        for (String command : List.of("test", "review", "audit", "convert")) {
+        for (String command : List.of("test", "review", "audit", "convert", "registration")) {
             Outcome o = check(command, "--help");
             assertEquals(0, o.decision().exitNow(), command + ": " + o.stderr());
             assertTrue(o.stdout().startsWith("Usage: tollgate " + command + " "), command + ": " + o.stdout());
@@ -47,8 +47,8 @@ class PreflightTest {
         Outcome o = check("nosuch");
         assertEquals(2, o.decision().exitNow());
         assertEquals("", o.stdout(), "no help on stdout");
-        assertEquals(List.of("tollgate: unknown command 'nosuch'; the commands are review, audit, replay, convert, test "
-                + "(tollgate --help)"), o.stderr().lines().toList());
+        assertEquals(List.of("tollgate: unknown command 'nosuch'; the commands are review, audit, replay, convert, "
+                + "test, registration (tollgate --help)"), o.stderr().lines().toList());
     }
 
     @Test
