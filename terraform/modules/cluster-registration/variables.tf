@@ -24,6 +24,12 @@ variable "clusters" {
     condition     = alltrue([for c in values(var.clusters) : startswith(c.server, "https://")])
     error_message = "Each cluster's server must be an https:// URL."
   }
+  # Said here, in this module's own setting and per cluster, before webhook-configurations refuses the same
+  # configuration in its variables' terms (excluded_namespaces, functions_namespace), which the user does not set.
+  validation {
+    condition     = alltrue([for c in values(var.clusters) : !c.namespace_exclusions || try(tonumber(regex("^v?1\\.([0-9]+)", c.kubernetes_version)[0]), 21) >= 21])
+    error_message = "${join("; ", [for n, c in var.clusters : "cluster ${n}: Kubernetes ${var.clusters[n].kubernetes_version} does not put the kubernetes.io/metadata.name label on namespaces (it does from 1.21), so the namespace exclusions would exclude nothing" if c.namespace_exclusions && try(tonumber(regex("^v?1\\.([0-9]+)", c.kubernetes_version)[0]), 21) < 21])}: set namespace_exclusions = false in that cluster's entry of clusters (and exclude the control plane another way)."
+  }
 }
 
 variable "path_tokens" {

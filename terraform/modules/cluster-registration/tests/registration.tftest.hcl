@@ -255,3 +255,15 @@ run "refuses_a_bearer_token_given_to_two_clusters" {
 
   expect_failures = [output.bearer_token_files]
 }
+
+run "refuses_namespace_exclusions_on_a_cluster_before_1_21_naming_it_and_namespace_exclusions" {
+  command = plan
+
+  variables {
+    # west as kubectl version prints a 1.20 server, without namespace_exclusions = false
+    clusters = merge(var.clusters, { west = { kubernetes_version = "v1.20.2", server = "https://west.example.com" } })
+  }
+
+  # The message (cluster west, namespace_exclusions = false) is checked in shared/terraform-tests ValidateTest.
+  expect_failures = [var.clusters]
+}

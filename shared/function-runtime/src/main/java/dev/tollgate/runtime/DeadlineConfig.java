@@ -12,8 +12,13 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "tollgate.deadline")
 public interface DeadlineConfig {
 
-    /** Time from the request's arrival to the answer. Env: TOLLGATE_DEADLINE_TIMEOUT (e.g. 8s, PT2.5S). */
-    @WithDefault("8s")
+    /**
+     * Time from the request's arrival to the answer. Env: TOLLGATE_DEADLINE_TIMEOUT (e.g. 4000ms, PT2.5S). The
+     * default is what Terraform's default budget renders for the shipped functions' declared timeoutSeconds, so a run
+     * without Terraform (a local run, knative/*.yaml applied as committed) keeps the same deadline (checked by
+     * shared/terraform-tests RenderedConfigurationsTest).
+     */
+    @WithDefault("4s")
     Duration timeout();
 
     /** What to answer when a policy overruns: error (HTTP 500, failurePolicy applies), allow or deny. */

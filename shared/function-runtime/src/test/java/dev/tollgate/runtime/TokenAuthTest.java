@@ -118,6 +118,27 @@ class TokenAuthTest {
         }
     }
 
+    /**
+     * A refused caller is counted, not logged (README, "Decision log"): no decision line, while an admitted call
+     * refused for another reason (404) has its line, so the capture sees the decision log.
+     */
+    @Test
+    void aRefusedCallerLeavesNoDecisionLineAndIsCounted() {
+        String before = Probe.metrics();
+        List<String> refused;
+        List<String> notServed;
+        try (CapturedLog log = CapturedLog.of("", DecisionLog.CATEGORY)) {
+            assertRefused(post("/" + AuthProfiles.PATH_TOKEN + "-wrong/probe", AuthProfiles.BEARER_OLD));
+            refused = log.records().stream().map(CapturedLog::message).filter(l -> l.startsWith("{")).toList();
+            post("/" + AuthProfiles.PATH_TOKEN + "/no-such-policy", AuthProfiles.BEARER_OLD).then().statusCode(404);
+            notServed = log.records().stream().map(CapturedLog::message).filter(l -> l.startsWith("{")).toList();
+        }
+        assertEquals(List.of(), refused, "a refused caller's decision line");
+        assertTrue(notServed.size() == 1 && notServed.get(0).contains("\"status\":404"), notServed.toString());
+        assertEquals(1, Probe.metric(Probe.metrics(), "tollgate_rejected_callers_total", "check=\"path-token\"")
+                - Probe.metric(before, "tollgate_rejected_callers_total", "check=\"path-token\""));
+    }
+
     @Test
     void pathTokenIsStrippedBeforeDispatch() {
         given().contentType("application/json").header("Authorization", "Bearer " + AuthProfiles.BEARER_OLD)

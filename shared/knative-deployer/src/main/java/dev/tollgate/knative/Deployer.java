@@ -294,6 +294,14 @@ public final class Deployer {
     }
 
     private Service toService(ServiceManifest manifest, String registry, String tag) {
+        return JSON.convertValue(applied(manifest, namespace, registry, tag), Service.class);
+    }
+
+    /**
+     * The Service the deployer applies for a manifest: the manifest in {@code namespace}, its image moved to
+     * {@code registry} and {@code tag} when given (shared/terraform-tests compares it with what Terraform applies).
+     */
+    public static ObjectNode applied(ServiceManifest manifest, String namespace, String registry, String tag) {
         ObjectNode tree = manifest.tree().deepCopy();
         ((ObjectNode) tree.path("metadata")).put("namespace", namespace);
         if (registry != null || tag != null) {
@@ -301,7 +309,7 @@ public final class Deployer {
                     .get(0);
             container.put("image", deployedImage(manifest, registry, tag));
         }
-        return JSON.convertValue(tree, Service.class);
+        return tree;
     }
 
     /** The image a manifest is deployed with: its own, moved to {@code registry} and {@code tag} when given. */

@@ -149,6 +149,24 @@ class RenderedConfigurationsTest {
         assertTrue(ruleErrors.stream().anyMatch(e -> e.contains(".name: required")), ruleErrors.toString());
     }
 
+    /**
+     * The runtime's default deadline (DeadlineConfig) is the one Terraform's default budget renders for every
+     * function of the catalog, so a function run without Terraform (functions/all-in-one/README.md's run line, a
+     * committed knative/*.yaml applied by hand) answers within the same deadline as one Terraform configured.
+     */
+    @Test
+    void theRuntimesDefaultDeadlineIsTheDefaultBudgetsForEveryFunction() throws NoSuchMethodException {
+        String declared = dev.tollgate.runtime.DeadlineConfig.class.getMethod("timeout")
+                .getAnnotation(io.smallrye.config.WithDefault.class).value();
+        long defaultMillis = java.time.Duration.parse("PT" + declared.toUpperCase(java.util.Locale.ROOT)).toMillis();
+        for (Iterator<String> it = catalog.path("functions").fieldNames(); it.hasNext();) {
+            String function = it.next();
+            assertEquals(defaultMillis, outputs.path("timeouts").path("value").path(function)
+                    .path("internal_deadline_ms").asLong(), function + ": Terraform's default budget against "
+                    + "tollgate.deadline.timeout's default " + declared);
+        }
+    }
+
     /** Nothing declared is lost or changed, except what the module is meant to rebuild. */
     @Test
     void everyDeclaredEntryIsRenderedWithItsFields() {

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import dev.tollgate.testing.Skip;
@@ -70,14 +71,14 @@ class ValidateTest {
                     Terraform.runOk(copy, "init", "-backend=false", "-input=false", "-no-color");
                     String tfvars = "-var-file=" + dir.resolve("terraform.tfvars.example");
                     Terraform.Result refused = Terraform.run(copy, "plan", "-input=false", "-no-color",
-                            "-refresh=false", tfvars);
+                            "-refresh=false", tfvars, TWO_CLUSTERS);
                     String words = refused.flat();
                     assertTrue(words.contains("require a path token (caller_credentials) that path_tokens does not "
                             + "give them, so the cluster's every call would be refused: cluster east: "
                             + "always-pull-images, require-labels; cluster west: always-pull-images, require-labels"),
                             refused.output());
                     Terraform.Result plan = Terraform.runOk(copy, "plan", "-input=false", "-no-color", "-refresh=false",
-                            tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS);
+                            tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS, TWO_CLUSTERS);
                     assertTrue(plan.output().contains("Changes to Outputs"), plan.output());
                     // timeoutSeconds 10 declared, the example's budget (cold 4, evaluation 1, network 1): Knative 9 s,
                     // deadline 5000 ms, in the Services Terraform renders (no kn command to run by hand).
@@ -97,7 +98,7 @@ class ValidateTest {
                             plan.output());
                     // Enforcement modes: into each Service's environment, where the runtime reads them.
                     Terraform.Result modes = Terraform.runOk(copy, "plan", "-input=false", "-no-color",
-                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS,
+                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS, TWO_CLUSTERS,
                             "-var=enforcement={functions={always-pull-images=\"audit\"},clusters={west=\"warn\"}}");
                     String withModes = modes.flat();
                     assertTrue(withModes.contains("name = \"TOLLGATE_ENFORCEMENT_MODE\" + value = \"audit\""),
@@ -109,7 +110,7 @@ class ValidateTest {
                     // Service, whose template changes (a new revision) when the file does.
                     assertFalse(flat.contains("TOLLGATE_EXCEPTIONS_FILE"), plan.output());
                     Terraform.Result excepted = Terraform.runOk(copy, "plan", "-input=false", "-no-color",
-                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS,
+                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS, TWO_CLUSTERS,
                             "-var=exceptions_file=" + dir.resolve("exceptions.example.yaml"));
                     String withExceptions = excepted.flat();
                     assertEquals(2, count(withExceptions, "name = \"TOLLGATE_EXCEPTIONS_FILE\" + value = "
@@ -204,6 +205,95 @@ class ValidateTest {
         return n;
     }
 
+    /**
+     * The root README's register block, as a user runs it after copying terraform.tfvars.example: the tokens its
+     * {@code export TF_VAR_path_tokens=...} command computes from the catalog plan with the example unedited (a
+     * cluster of the example without tokens, or tokens for a cluster it does not declare, refuse the plan), and every
+     * cluster the README's blocks name ({@code jq -r .<cluster>}, {@code --context <cluster>}) has those tokens.
+     */
+    @Test
+    void readmeRegisterBlockPlansWithTheExampleAsCopied() throws IOException, InterruptedException {
+        Path root = ProjectRoot.get();
+        String readme = Files.readString(root.resolve("README.md"));
+        String register = block(readme, "<!-- walkthrough: register -->");
+        String export = continued(register, "export TF_VAR_path_tokens=");
+        // Where the README's setup block left the kept token, beside the checkout's terraform/.
+        Path session = Terraform.scratchDir("readme-register");
+        Files.createSymbolicLink(session.resolve("terraform"), root.resolve("terraform"));
+        Files.writeString(session.resolve("tollgate-path-token"), "0123456789abcdef0123456789abcdef0123456789abcdef\n");
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", export + "\nprintf %s \"$TF_VAR_path_tokens\"")
+                .directory(session.toFile()).redirectErrorStream(true);
+        Process p = pb.start();
+        String tokens = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), export + "\n" + tokens);
+        Set<String> clusters = new java.util.TreeSet<>();
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(tokens).fieldNames().forEachRemaining(clusters::add);
+        assertFalse(clusters.isEmpty(), tokens);
+        String named = register + block(readme, "<!-- walkthrough: check -->");
+        java.util.regex.Matcher used = java.util.regex.Pattern.compile("(?:jq -r \\.|--context )([a-z0-9-]+)")
+                .matcher(named);
+        while (used.find()) {
+            assertTrue(clusters.contains(used.group(1)), "README.md's blocks name cluster " + used.group(1)
+                    + ", which its TF_VAR_path_tokens (" + clusters + ") does not hold");
+        }
+
+        Path dir = Terraform.folders("examples").stream()
+                .filter(d -> d.getFileName().toString().equals("knative-external-cluster")).findFirst().orElseThrow();
+        Path copy = withoutClusterPart(dir);
+        Terraform.runOk(copy, "init", "-backend=false", "-input=false", "-no-color");
+        Terraform.Result plan = Terraform.run(copy, "plan", "-input=false", "-no-color", "-refresh=false",
+                "-var-file=" + dir.resolve("terraform.tfvars.example"), "-var=path_tokens=" + tokens);
+        assertEquals(0, plan.exit(), "README.md's register block with " + dir.getFileName()
+                + "/terraform.tfvars.example as copied: " + plan.output());
+    }
+
+    /**
+     * A cluster before 1.21 with the namespace exclusions on is refused naming the cluster and the setting a user of
+     * cluster-registration has (namespace_exclusions), not webhook-configurations' variables.
+     */
+    @Test
+    void aClusterBefore121IsRefusedNamingItAndNamespaceExclusions() {
+        Path dir = Terraform.folders("examples").stream()
+                .filter(d -> d.getFileName().toString().equals("knative-external-cluster")).findFirst().orElseThrow();
+        Path copy = withoutClusterPart(dir);
+        Terraform.runOk(copy, "init", "-backend=false", "-input=false", "-no-color");
+        Terraform.Result refused = Terraform.run(copy, "plan", "-input=false", "-no-color", "-refresh=false",
+                "-var-file=" + dir.resolve("terraform.tfvars.example"), "-var=path_tokens=" + EXAMPLE_PATH_TOKENS,
+                TWO_CLUSTERS.replace("\"1.29\"", "\"1.20\""));
+        assertFalse(refused.ok(), refused.output());
+        assertTrue(refused.flat().contains("cluster west: Kubernetes 1.20 does not put the kubernetes.io/metadata.name "
+                + "label on namespaces (it does from 1.21), so the namespace exclusions would exclude nothing: set "
+                + "namespace_exclusions = false in that cluster's entry of clusters"), refused.output());
+        assertFalse(refused.output().contains("excluded_namespaces"), refused.output());
+    }
+
+    /** The fenced block after a README marker line. */
+    private static String block(String readme, String marker) {
+        int at = readme.indexOf(marker);
+        assertTrue(at >= 0, "README.md has no " + marker);
+        int open = readme.indexOf("```bash\n", at) + "```bash\n".length();
+        return readme.substring(open, readme.indexOf("\n```", open));
+    }
+
+    /** A command of a block from its first line through its backslash-continued lines. */
+    private static String continued(String block, String start) {
+        int at = block.indexOf(start);
+        assertTrue(at >= 0, "no " + start + " in " + block);
+        StringBuilder command = new StringBuilder();
+        for (String line : block.substring(at).split("\n")) {
+            command.append(line).append('\n');
+            if (!line.endsWith("\\")) {
+                break;
+            }
+        }
+        return command.toString();
+    }
+
+    /** The example's cluster east with a second cluster, west, for the plans about several clusters. */
+    static final String TWO_CLUSTERS = "-var=clusters={east={kubernetes_version=\"1.30\",server=\"https://east.k8s.example"
+            + ".com:6443\",certificate_authority=null},west={kubernetes_version=\"1.29\",server=\"https://west.k8s.example"
+            + ".com:6443\",certificate_authority=null}}";
+
     /** What TF_VAR_path_tokens holds for the example's clusters and functions (throwaway values). */
     static final String EXAMPLE_PATH_TOKENS = "{east={require-labels=\"east-rl-0123456789ab\",always-pull-images="
             + "\"east-api-0123456789ab\"},west={require-labels=\"west-rl-0123456789ab\",always-pull-images="
@@ -222,7 +312,7 @@ class ValidateTest {
     }
 
     /** A copy of an example without cluster.tf, its module sources pointed back at the work tree's modules. */
-    private static Path withoutClusterPart(Path example) {
+    static Path withoutClusterPart(Path example) {
         Path copy = Terraform.target().resolve("terraform-work").resolve("partial-" + example.getFileName());
         try {
             Files.createDirectories(copy);

@@ -72,13 +72,10 @@ public final class ClusterConnection {
         }
         String where = "kubeconfig " + file + (context == null ? "" : " context " + context);
         return new ClusterConnection(where, () -> {
-            String text;
-            try {
-                text = Files.readString(file);
-            } catch (IOException e) {
-                throw new UncheckedIOException(where + ": " + e.getMessage(), e);
+            if (!Files.isReadable(file)) {
+                throw new UncheckedIOException(where + ": cannot read it", new IOException("not readable"));
             }
-            Config c = Config.fromKubeconfig(context, text, file.toString());
+            Config c = Config.fromKubeconfig(context, file.toFile()); // relative paths in it: from its folder
             if (context != null && (c.getCurrentContext() == null || !context.equals(c.getCurrentContext()
                     .getName()))) {
                 throw new IllegalArgumentException(where + ": no such context in the kubeconfig");
@@ -92,7 +89,7 @@ public final class ClusterConnection {
      * reported with {@link #describe()}, {@code where}, in front, as for every connection.
      */
     static ClusterConnection kubeconfigText(String where, Supplier<String> text) {
-        return new ClusterConnection(where, () -> Config.fromKubeconfig(null, text.get(), null));
+        return new ClusterConnection(where, () -> Config.fromKubeconfig(text.get()));
     }
 
     /**

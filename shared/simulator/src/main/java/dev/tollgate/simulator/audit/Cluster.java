@@ -1,6 +1,5 @@
 package dev.tollgate.simulator.audit;
 
-import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -53,13 +52,11 @@ public final class Cluster implements AutoCloseable {
     public static Cluster connect(Path kubeconfig, String context) {
         Config config;
         if (kubeconfig != null) {
-            String text;
-            try {
-                text = Files.readString(kubeconfig);
-            } catch (IOException e) {
-                throw new InputException("--kubeconfig " + kubeconfig + ": cannot read it (" + e.getMessage() + ")");
+            if (!Files.isReadable(kubeconfig)) {
+                throw new InputException("--kubeconfig " + kubeconfig + ": cannot read it ("
+                        + (Files.exists(kubeconfig) ? "not readable" : "no such file") + ")");
             }
-            config = Config.fromKubeconfig(context, text, kubeconfig.toString());
+            config = Config.fromKubeconfig(context, kubeconfig.toFile());
         } else {
             config = Config.autoConfigure(context);
         }

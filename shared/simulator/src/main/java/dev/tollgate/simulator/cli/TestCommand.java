@@ -23,7 +23,6 @@ import dev.tollgate.simulator.SecretUrls;
 import dev.tollgate.simulator.audit.Cluster;
 import dev.tollgate.simulator.audit.ClusterException;
 import dev.tollgate.simulator.audit.ServedResource;
-import dev.tollgate.simulator.policytest.PolicyOverrides;
 import dev.tollgate.simulator.policytest.TestFile;
 import dev.tollgate.simulator.policytest.TestOutput;
 import dev.tollgate.simulator.policytest.TestRunner;

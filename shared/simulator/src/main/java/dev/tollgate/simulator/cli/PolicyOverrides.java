@@ -1,4 +1,4 @@
-package dev.tollgate.simulator.policytest;
+package dev.tollgate.simulator.cli;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -14,6 +14,8 @@ import dev.tollgate.functions.celmutate.CelMutate;
 import dev.tollgate.functions.celmutate.MutatingPolicies;
 import dev.tollgate.functions.celpolicy.CelPolicy;
 import dev.tollgate.simulator.InputException;
+import dev.tollgate.simulator.policytest.PolicyDocuments;
+import dev.tollgate.simulator.policytest.TestRunner;
 
 /**
  * The bundled CEL functions with a test file's own policies: cel-policy and cel-mutate built from the files the test
