@@ -143,7 +143,7 @@ def assertJoinsCatalog(File repoRoot, File project, String name, String type, Fi
  * changed application.properties on the next request, without copying target/ into target/classes (the build
  * copies only webhook.yaml from the project folder). Started with the integration tests' repositories.
  */
-def assertDevModeServesAndReloads(File project, String name, File localRepo, String repoTail) {
+def assertDevModeServesAndReloads(File repoRoot, File project, String name, File localRepo, String repoTail) {
     int port = new ServerSocket(0).withCloseable { it.localPort }
     // Health lives on the management interface: a free port of its own too (9000 may be taken by another build).
     int managementPort = new ServerSocket(0).withCloseable { it.localPort }
@@ -186,6 +186,21 @@ def assertDevModeServesAndReloads(File project, String name, File localRepo, Str
         }
         assert up : "quarkus:dev did not serve within 300 s:\n${log.text.readLines().takeRight(40).join('\n')}"
         assert review('nginx:1.27').allowed == true
+        assertReadmeTryIt(repoRoot, project, name) { Map object ->
+            def c = new URL("http://127.0.0.1:${port}/${name}").openConnection()
+            c.requestMethod = 'POST'
+            c.doOutput = true
+            c.readTimeout = 120000
+            c.setRequestProperty('Content-Type', 'application/json')
+            def body = groovy.json.JsonOutput.toJson([apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+                    request: [uid: 'u-readme', kind: [group: '', version: 'v1', kind: object.kind],
+                              resource: [group: '', version: 'v1', resource: object.kind.toLowerCase() + 's'],
+                              name: object.metadata.name, namespace: object.metadata.namespace ?: 'default',
+                              operation: 'CREATE', userInfo: [username: 'dev'], object: object]])
+            c.outputStream.withCloseable { it.write(body.getBytes('UTF-8')) }
+            assert c.responseCode == 200 : "dev mode answered ${c.responseCode}; see ${log}"
+            return new groovy.json.JsonSlurper().parse(c.inputStream).response
+        }
         def properties = new File(project, 'src/main/resources/application.properties')
         properties.text = properties.text.replace("tollgate.${name}.denied-tags=latest",
                 "tollgate.${name}.denied-tags=latest,1.27")
@@ -213,6 +228,81 @@ def assertDevModeServesAndReloads(File project, String name, File localRepo, Str
         process.destroy()
         process.waitFor()
     }
+}
+
+/**
+ * The README's test command after generating, in the copy of the repository: the modules whose checks a new function
+ * used to break (the Terraform catalog and the Knative manifests) build green with no hand step, and the build has
+ * written the new function's catalog entry, knative/<name>.yaml, knative/jvm/<name>.yaml and its kn command.
+ * Run with -pl, not the whole reactor: the other functions are not rebuilt here, so their committed manifests stand
+ * in for their build output (the repository's own build compares those); the new one's is the generated build's.
+ */
+def assertRootChecksGreen(File copy, File project, String name, File localRepo, String repoTail, File fixtures) {
+    def pomText = new File(copy, 'pom.xml').text
+    (pomText =~ /<module>functions\/([^<]+)<\/module>/).each { m ->
+        def built = new File(copy, "functions/${m[1]}/target/kubernetes/knative.yml")
+        def committed = new File(copy, "knative/${m[1]}.yaml")
+        if (m[1] != name && !built.isFile() && committed.isFile()) {
+            built.parentFile.mkdirs()
+            built.bytes = committed.bytes
+        }
+    }
+    mavenInCopy(copy, 'root-checks', ['verify', '-pl', 'shared/registration-catalog,shared/knative-manifests',
+                                      "-Dtollgate.fixtures.dir=${fixtures}"], localRepo, repoTail)
+    def catalog = new groovy.json.JsonSlurper().parse(new File(copy, RegistrationCatalog.CATALOG_PATH))
+    assert catalog.functions[name]?.webhooks?.getAt(0)?.path == "/${name}" :
+            "the build did not list ${name} in the catalog"
+    assert new File(copy, "knative/${name}.yaml").text == new File(project, 'target/kubernetes/knative.yml').text
+    assert new File(copy, "knative/jvm/${name}.yaml").isFile()
+    assert new File(copy, 'knative/README.md').text.contains("#### ${name}\n") : "no kn command for ${name}"
+}
+
+/**
+ * README.md's "Try it in the simulator while it runs on 127.0.0.1" block, against the function in dev mode: it starts
+ * dev mode in the function's folder, the manifests it reviews exist and are of kinds the generated webhook.yaml
+ * registers, and the outcome it states is what the function answers each of them.
+ */
+def assertReadmeTryIt(File repoRoot, File project, String name, Closure review) {
+    def readme = new File(repoRoot, 'README.md').text
+    def block = readme.find(/(?s)while it runs on 127\.0\.0\.1.*?```bash\n(.*?)```/) { all, body -> body }
+    assert block : 'README.md has no command block after "while it runs on 127.0.0.1"'
+    assert block.contains("(cd functions/${name} && ../../mvnw -B quarkus:dev < /dev/null) &") :
+            "no dev-mode start in: ${block}"
+    def command = block.replace('\\\n', ' ').readLines().find { it.contains('tollgate review') }
+    assert command?.contains("--webhook functions/${name}/webhook.yaml --url http://127.0.0.1:8080") : block
+    def files = command.split(/\s+/).findAll { it.endsWith('.yaml') && !it.endsWith('webhook.yaml') }
+    assert files : "no manifests in: ${command}"
+    def registered = (new File(project, 'webhook.yaml').text =~ /resources: \[([^\]]*)\]/).collect { it[1] }
+            .join(',').replaceAll(/[" ]/, '').split(',') as List
+    def yaml = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+    int allowed = 0
+    files.each { path ->
+        def file = new File(repoRoot, path)
+        assert file.isFile() : "README.md reviews ${path}, which does not exist"
+        Map object = yaml.readValue(file, Map)
+        assert registered.contains(object.kind.toLowerCase() + 's') :
+                "README.md reviews a ${object.kind} (${path}); the generated webhook registers ${registered}"
+        def answer = review(object)
+        allowed += answer.allowed ? 1 : 0
+    }
+    def summary = "${files.size()} manifests: ${allowed} allowed, ${files.size() - allowed} denied"
+    assert readme.replaceAll(/\s+/, ' ').contains(summary) :
+            "README.md does not state what the function answers: ${summary}"
+}
+
+/**
+ * Runs Maven in the copy of the repository with the integration tests' repositories, its output in
+ * {@code <copy>/<what>.log}; fails naming its errors.
+ */
+def mavenInCopy(File copy, String what, List args, File localRepo, String repoTail) {
+    def log = new File(copy, "${what}.log")
+    def command = [new File(System.getProperty('maven.home'), 'bin/mvn').path, '-B'] + args +
+            ["-Dmaven.repo.local=${localRepo}", "-Dmaven.repo.local.tail=${repoTail}"]
+    def process = new ProcessBuilder(command.collect { it.toString() }).directory(copy).redirectErrorStream(true)
+            .redirectOutput(log).redirectInput(ProcessBuilder.Redirect.from(new File('/dev/null'))).start()
+    int exit = process.waitFor()
+    def failures = log.readLines().findAll { it.contains('[ERROR]') || it.contains('FAILURE') }.take(30)
+    assert exit == 0 : "${args} failed in ${copy} (${log}):\n${failures.join('\n')}"
 }
 
 return this

@@ -1,5 +1,5 @@
-// Generated in functions/: built and tested green, listed in the root pom, functions/pom.xml left as it was, and its
-// registration joins the Terraform catalog with no edit.
+// Generated in functions/ of a copy of the repository: built and tested green, listed in the root pom, functions/pom.xml
+// left as it was, its registration joins the Terraform catalog with no edit, and the root build's checks stay green.
 def checks = evaluate(new File(itSupport, 'ItChecks.groovy'))
 def name = 'deny-latest-tag'
 def project = new File(basedir, name)
@@ -10,9 +10,9 @@ assert pom.contains('<artifactId>tollgate-function-parent</artifactId>') : 'pare
 assert new File(project, 'src/main/java/dev/tollgate/functions/denylatesttag/DenyLatestTag.java').isFile()
 checks.assertOnlyThePolicy(new File(project, 'src/main/java/dev/tollgate/functions/denylatesttag/DenyLatestTag.java'))
 
-assert new File(basedir, 'pom.xml').text == new File(root, 'functions/pom.xml').text :
+assert new File(basedir, 'pom.xml').text == new File(basedir, 'functions-pom.before').text :
         'functions/pom.xml must be left exactly as it was'
-def before = new File(root, 'pom.xml').readLines()
+def before = new File(basedir, 'root-pom.before').readLines()
 def after = new File(basedir.parentFile, 'pom.xml').readLines()
 assert after.size() == before.size() + 1 && after.count { it.trim() == "<module>functions/${name}</module>" } == 1 :
         'the root pom gains exactly the new module line'
@@ -33,5 +33,12 @@ checks.assertIntegrationTestsPassed(project, 'dev.tollgate.functions.denylatestt
 checks.assertKnativeManifest(project, name, 10)
 checks.assertFragmentLikeTheRepository(root, project, name, 10)
 checks.assertJoinsCatalog(root, project, name, 'validating', basedir.parentFile)
-checks.assertDevModeServesAndReloads(project, name, localRepositoryPath, repoTail)
+// Before dev mode, which renders target/kubernetes/knative.yml again with the port it is given here.
+checks.assertRootChecksGreen(basedir.parentFile, project, name, localRepositoryPath, repoTail,
+        new File(root.parentFile, 'shared/fixtures'))
+// Dev mode resolves the shared modules from the copy's workspace, as in a checkout after step 1: compiled and
+// indexed (the jandex index, at process-classes, is how their beans are found).
+checks.mavenInCopy(basedir.parentFile, 'compile-upstream', ['-q', 'process-classes', '-pl', "functions/${name}", '-am'],
+        localRepositoryPath, repoTail)
+checks.assertDevModeServesAndReloads(root, project, name, localRepositoryPath, repoTail)
 return true

@@ -12,6 +12,7 @@ import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 import dev.tollgate.admission.ReviewDecodeException;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.vertx.ContextLocals;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
@@ -108,6 +109,16 @@ public class ReviewEdge {
         java.util.TreeSet<String> names = new java.util.TreeSet<>(policies.admission().keySet());
         names.addAll(policies.conversions().keySet());
         this.served = String.join(", ", names.stream().map(n -> "/" + n).toList());
+    }
+
+    /**
+     * False once this application has stopped. In dev mode a live reload stops it while a request it armed a timer for
+     * is handed to the next one, which may take longer than the deadline to start: that timer must not answer.
+     */
+    private volatile boolean running = true;
+
+    void stopped(@Observes ShutdownEvent event) {
+        running = false;
     }
 
     /** Quarkus HTTP reference, "Using Vert.x Web Router": routes added by observing the Router. */
@@ -261,7 +272,7 @@ public class ReviewEdge {
 
     /** On the event loop: the body has not been bound in time, or is still on its way (then armed again). */
     private void timerFired(RoutingContext ctx, Call call, long[] timer) {
-        if (call.answered() || call.isBound() || ctx.response().ended()) {
+        if (!running || call.answered() || call.isBound() || ctx.response().ended()) {
             return; // ended without this call's answer: in dev mode, a live reload handed the request on
         }
         long elapsedMillis = call.elapsedMicros() / 1000;

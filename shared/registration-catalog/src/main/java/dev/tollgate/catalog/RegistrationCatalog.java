@@ -15,6 +15,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -129,6 +130,47 @@ public final class RegistrationCatalog {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render the catalog", e);
         }
+    }
+
+    /**
+     * Lists the functions (and converted CRDs) that are new since the committed catalog, and nothing else: the build
+     * runs this, so a function just generated is in the catalog with no hand step. A changed or removed entry is left
+     * for {@code CatalogTest} to report: the catalog is what Terraform registers in every governed cluster, so what an
+     * existing function is sent changes only when someone regenerates on purpose ({@link #REGENERATE_COMMAND}).
+     * Nothing is written unless new entries are the only difference.
+     *
+     * @return the names added (conversions as {@code crd}), empty when nothing was written
+     * @throws IllegalArgumentException as {@link #build} does
+     */
+    public static List<String> addNew(Path root) {
+        ObjectNode built = build(root);
+        Path target = root.resolve(CATALOG_PATH);
+        JsonNode committed;
+        try {
+            committed = Files.isRegularFile(target) ? JSON.readTree(target.toFile()) : JSON.createObjectNode();
+        } catch (IOException e) {
+            return List.of(); // unreadable: CatalogTest names the file
+        }
+        List<String> added = new ArrayList<>();
+        for (String section : List.of("functions", "conversions")) {
+            JsonNode was = committed.path(section);
+            JsonNode now = built.path(section);
+            for (String name : (Iterable<String>) was::fieldNames) {
+                if (!was.get(name).equals(now.path(name))) {
+                    return List.of(); // changed or removed: for a person to regenerate
+                }
+            }
+            now.fieldNames().forEachRemaining(name -> {
+                if (!was.has(name)) {
+                    added.add(name);
+                }
+            });
+        }
+        if (added.isEmpty() && Files.isRegularFile(target)) {
+            return List.of();
+        }
+        write(root);
+        return added;
     }
 
     /** Rewrites {@code terraform/catalog/catalog.json} under {@code root}; returns the file written. */

@@ -149,6 +149,40 @@ class CatalogTest {
         assertTrue(Files.readString(written).endsWith("}\n"));
     }
 
+    /** The build's step: a function new since the committed catalog is added to it, nothing else changes. */
+    @Test
+    void theBuildAddsANewFunctionToTheCommittedCatalog(@TempDir Path root) throws IOException {
+        writeFunction(root, "alpha", entry("alpha.tollgate.dev", "/alpha", "validating"));
+        RegistrationCatalog.write(root);
+        writeFunction(root, "beta", entry("beta.tollgate.dev", "/beta", "validating"));
+        writeFunction(root, "widgets", conversion("widgets.shop.tollgate.dev", "/widgets"));
+
+        assertEquals(List.of("beta", "widgets.shop.tollgate.dev"), RegistrationCatalog.addNew(root));
+        assertEquals(RegistrationCatalog.render(RegistrationCatalog.build(root)),
+                Files.readString(root.resolve(RegistrationCatalog.CATALOG_PATH)));
+        assertEquals(List.of(), RegistrationCatalog.addNew(root), "nothing new the second time");
+    }
+
+    /**
+     * What the drift check is for: a changed registration of a listed function is what Terraform would register
+     * differently in every governed cluster, so the build leaves it to be regenerated on purpose, new functions too.
+     */
+    @Test
+    void aChangedRegistrationIsNotWrittenByTheBuild(@TempDir Path root) throws IOException {
+        writeFunction(root, "alpha", entry("alpha.tollgate.dev", "/alpha", "validating"));
+        RegistrationCatalog.write(root);
+        String committed = Files.readString(root.resolve(RegistrationCatalog.CATALOG_PATH));
+        writeFunction(root, "alpha", entry("alpha.tollgate.dev", "/alpha", "validating")
+                .replace("timeoutSeconds: 5", "timeoutSeconds: 7"));
+        writeFunction(root, "beta", entry("beta.tollgate.dev", "/beta", "validating"));
+
+        assertEquals(List.of(), RegistrationCatalog.addNew(root));
+        assertEquals(committed, Files.readString(root.resolve(RegistrationCatalog.CATALOG_PATH)));
+        Files.delete(root.resolve("functions/alpha/webhook.yaml"));
+        assertEquals(List.of(), RegistrationCatalog.addNew(root), "a removed function is not taken out either");
+        assertEquals(committed, Files.readString(root.resolve(RegistrationCatalog.CATALOG_PATH)));
+    }
+
     @Test
     void anInvalidRegistrationStopsTheCatalogNamingEveryProblem(@TempDir Path root) throws IOException {
         writeFunction(root, "broken", entry("broken", "/elsewhere", "validating").replace("timeoutSeconds: 5",

@@ -65,6 +65,11 @@ public final class Reports {
             }
             sb.append('\n');
         }
+        if (!r.calls().isEmpty() && r.calls().stream().noneMatch(c -> c.result().called())) {
+            // Said even without -v: an object no webhook is sent looks allowed, yet no policy saw it.
+            sb.append("  sent to no webhook: ").append(String.join("; ", r.calls().stream().map(CallRecord::detail)
+                    .distinct().toList())).append('\n');
+        }
         List<CallRecord> shown = verbose ? r.calls()
                 : r.calls().stream().filter(c -> c.result().called()).toList();
         long hidden = r.calls().size() - shown.size();

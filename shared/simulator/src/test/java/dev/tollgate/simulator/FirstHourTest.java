@@ -239,14 +239,7 @@ class FirstHourTest {
     @Test
     void theTextReportCountsSkippedWebhooksUnlessVerbose() {
         fake.on("/a", allow());
-        ManifestReport r;
-        try (Simulator s = new Simulator(new Configurations(List.of(SimulatorTest.config(false, "v",
-                SimulatorTest.hook("a.example.com", "/a", ""),
-                SimulatorTest.hook("b.example.com", "/b", "rules: [{operations: [DELETE], apiGroups: [\"\"], "
-                        + "apiVersions: [v1], resources: [pods]}]")))), fake,
-                new MatchConditionsSupport(KubeCel.standard()))) {
-            r = s.review(SimulatorTest.pod("web", ""), ReviewSettings.defaults());
-        }
+        ManifestReport r = reviewPod(SimulatorTest.hook("a.example.com", "/a", ""), DELETE_ONLY);
         String compact = Reports.text(List.of(r), false);
         assertTrue(compact.contains("webhooks: (1 skipped, not shown; -v lists them)"), compact);
         assertTrue(compact.contains("a.example.com"), compact);
@@ -254,5 +247,24 @@ class FirstHourTest {
         String full = Reports.text(List.of(r), true);
         assertTrue(full.contains("b.example.com") && full.contains("skipped"), full);
         assertFalse(full.contains("not shown"), full);
+        assertFalse(compact.contains("sent to no webhook"), "a webhook was called: " + compact);
+    }
+
+    /** A manifest no webhook rule matches says so in one line, also without -v (it would pass unseen otherwise). */
+    @Test
+    void aManifestSentToNoWebhookSaysWhy() {
+        String compact = Reports.text(List.of(reviewPod(DELETE_ONLY)), false);
+        assertTrue(compact.contains("\n  sent to no webhook: no rule matches CREATE v1 pods\n"), compact);
+        assertEquals(1, compact.lines().filter(l -> l.contains("sent to no webhook")).count(), compact);
+    }
+
+    private static final String DELETE_ONLY = SimulatorTest.hook("b.example.com", "/b",
+            "rules: [{operations: [DELETE], apiGroups: [\"\"], apiVersions: [v1], resources: [pods]}]");
+
+    private ManifestReport reviewPod(String... hooks) {
+        try (Simulator s = new Simulator(new Configurations(List.of(SimulatorTest.config(false, "v", hooks))), fake,
+                new MatchConditionsSupport(KubeCel.standard()))) {
+            return s.review(SimulatorTest.pod("web", ""), ReviewSettings.defaults());
+        }
     }
 }

@@ -1,9 +1,15 @@
 package dev.tollgate.functions.celpolicy;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -64,6 +70,24 @@ class CelPolicyHttpTest {
                 .assertDenied().withCode(403).withReason("Forbidden")
                 .withMessageContaining("containers app use images outside registry.example.com")
                 .assertAuditAnnotation("trusted-registry.example.com.untrusted", "app");
+    }
+
+    /** The README's curl, as written: the review file it posts exists, and the answer is the one the README states. */
+    @Test
+    void theReadmeCurlReviewIsDenied() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        var curl = Pattern.compile("curl .*--data @(\\S+) localhost:8080/cel-policy").matcher(readme);
+        assertTrue(curl.find(), "README.md has no curl of localhost:8080/cel-policy");
+        var review = Path.of(System.getProperty("tollgate.root.dir")).resolve(curl.group(1));
+        assertTrue(Files.isRegularFile(review), "README.md posts " + curl.group(1) + ": no such file");
+        assertTrue(readme.replaceAll("\\s+", " ").contains("containers app use images outside registry.example.com"),
+                "README.md states the answer");
+        given().contentType("application/json").body(Files.readAllBytes(review)).post("/cel-policy")
+                .then().statusCode(200)
+                .body("response.uid", equalTo("8d5f3c1e-0b1a-4c6e-9d2f-2f0c4a7e1b90"))
+                .body("response.allowed", equalTo(false))
+                .body("response.status.message", containsString(
+                        "containers app use images outside registry.example.com"));
     }
 
     @Test

@@ -64,13 +64,25 @@ public final class ConfigFiles {
      */
     public static List<Document> read(List<Path> paths) {
         List<Document> out = new ArrayList<>();
+        for (Path file : files(paths)) {
+            out.addAll(readFile(file));
+        }
+        return out;
+    }
+
+    /**
+     * The files {@link #read} reads, in its order: the given files, and the entries of the given directories (what dev
+     * mode must watch to reload on a change).
+     *
+     * @throws IllegalArgumentException when a path does not exist
+     */
+    public static List<Path> files(List<Path> paths) {
+        List<Path> out = new ArrayList<>();
         for (Path path : paths) {
             if (Files.isDirectory(path)) {
-                for (Path file : list(path)) {
-                    out.addAll(readFile(file));
-                }
+                out.addAll(list(path));
             } else if (Files.isRegularFile(path)) {
-                out.addAll(readFile(path));
+                out.add(path);
             } else {
                 throw new IllegalArgumentException("configuration path " + path + " does not exist");
             }

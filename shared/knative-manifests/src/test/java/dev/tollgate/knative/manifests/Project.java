@@ -169,7 +169,11 @@ final class Project {
         return bundled;
     }
 
-    /** Compares a generated file with its committed copy; in refresh mode rewrites the copy instead. */
+    /**
+     * Compares a generated file with its committed copy; in refresh mode rewrites the copy instead. A copy that does
+     * not exist yet (a new function's) is written in any mode, so a generated function needs no hand step; one that
+     * differs fails, since knative/ is what gets deployed.
+     */
     static void golden(Path file, String expected, String what) {
         String actual;
         try {
@@ -180,17 +184,22 @@ final class Project {
         if (expected.equals(actual)) {
             return;
         }
-        if (refresh()) {
-            try {
-                Files.createDirectories(file.getParent());
-                Files.writeString(file, expected);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            System.out.println("refreshed " + root().relativize(file));
+        if (refresh() || actual == null) {
+            write(file, expected, actual == null ? "created " : "refreshed ");
             return;
         }
-        assertEquals(expected, actual, () -> root().relativize(file) + " is " + (actual == null ? "missing"
-                : "out of date") + " (" + what + "). Refresh it with: " + REFRESH);
+        assertEquals(expected, actual, () -> root().relativize(file) + " is out of date (" + what
+                + "). Refresh it with: " + REFRESH);
+    }
+
+    /** Writes a generated file and says so on the console: it is to be committed. */
+    static void write(Path file, String content, String verb) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        System.out.println(verb + root().relativize(file) + (verb.startsWith("created") ? " (commit it)" : ""));
     }
 }
