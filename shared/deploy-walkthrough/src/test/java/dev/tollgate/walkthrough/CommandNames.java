@@ -66,8 +66,10 @@ final class CommandNames {
         List<String> problems = new ArrayList<>();
         Path cwd = root;
         for (String command : block.commands()) {
+            Path before = cwd;
+            boolean subshell = command.startsWith("(");
             for (String part : command.split("\\s*(&&|\\|\\||;|\\|)\\s*")) {
-                List<String> words = words(part);
+                List<String> words = words(part.replaceFirst("^\\(", "").replaceFirst("\\)\\s*&?$", ""));
                 if (!words.isEmpty() && words.get(0).equals("$")) {
                     words = words.subList(1, words.size()); // a console block's prompt
                 }
@@ -77,8 +79,12 @@ final class CommandNames {
                 String at = block.where() + ":" + block.line() + ": ";
                 if (words.get(0).equals("cd") && words.size() > 1) {
                     Path next = cwd.resolve(words.get(1)).normalize();
-                    if (placeholder(words.get(1))) {
-                        return problems; // the rest of the block runs somewhere the README leaves to the reader
+                    if (placeholder(words.get(1)) || !next.startsWith(root)) {
+                        // The rest runs somewhere the README leaves to the reader (or outside the repository).
+                        if (subshell) {
+                            break;
+                        }
+                        return problems;
                     }
                     if (!Files.isDirectory(next) && !generated(next)) {
                         problems.add(at + "cd " + words.get(1) + ": no such folder");
@@ -91,6 +97,9 @@ final class CommandNames {
                     checkMaven(words, cwd, at, problems);
                 }
                 checkPaths(words, cwd, at, problems);
+            }
+            if (subshell) {
+                cwd = before; // (cd DIR && ...) moved only its subshell
             }
         }
         return problems;

@@ -34,6 +34,8 @@ class CommandNamesTest {
                 ./mvnw -B -q package -DskipTests -pl shared/simulator -am -Plambda
                 ./mvnw -B verify -pl shared/simulator -Dtest='Review*Test' -Dsurefire.failIfNoSpecifiedTests=false
                 shared/simulator/tollgate review shared/simulator/examples/ -o out/report.json
+                (cd functions && ../mvnw -B verify -pl ../shared/simulator < /dev/null) &
+                shared/simulator/tollgate review shared/simulator/examples/pod.yaml
                 cd functions && ../mvnw -B verify -pl ../shared/simulator
                 kubectl apply -f rbac/<name>.yaml   # placeholders and non-repository words are not checked
                 docker push ghcr.io/acme/tollgate/require-labels:1.0
