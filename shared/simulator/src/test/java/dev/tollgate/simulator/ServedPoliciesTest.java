@@ -111,12 +111,19 @@ class ServedPoliciesTest {
                 spec: {containers: [{name: app, image: "registry.example.com/app:1"}]}
                 """);
         String url = "http://127.0.0.1:" + bundle.getAddress().getPort();
-        var out = CapturedCommand.run(new ReviewCommand(() -> url), pod.toString(), deployment.toString(),
-                legacyPod.toString());
+        var out = CapturedCommand.run(new ReviewCommand(() -> url), "--registration-from-policies", pod.toString(),
+                deployment.toString(), legacyPod.toString());
         assertEquals(0, out.exit(), out.stderr());
         List<String> celPolicy = calls.stream().filter(c -> c.startsWith("/cel-policy ")).toList();
         assertEquals(List.of("/cel-policy Pod"), celPolicy, "all calls: " + calls);
         assertTrue(calls.stream().anyMatch(c -> c.endsWith(" Deployment")), "other functions still see it: " + calls);
+
+        // Without the flag, webhook.yaml's rules are played, as Terraform registers them without policy_rules.
+        calls.clear();
+        var declared = CapturedCommand.run(new ReviewCommand(() -> url), pod.toString(), deployment.toString(),
+                legacyPod.toString());
+        assertEquals(0, declared.exit(), declared.stderr());
+        assertTrue(calls.contains("/cel-policy Deployment"), "webhook.yaml registers deployments: " + calls);
     }
 
     /**
@@ -151,7 +158,8 @@ class ServedPoliciesTest {
                 spec: {containers: [{name: app, image: "registry.example.com/app:1"}]}
                 """);
         String url = "http://127.0.0.1:" + bundle.getAddress().getPort();
-        var out = CapturedCommand.run(new ReviewCommand(() -> url), inShop.toString(), elsewhere.toString());
+        var out = CapturedCommand.run(new ReviewCommand(() -> url), "--registration-from-policies",
+                inShop.toString(), elsewhere.toString());
         assertEquals(0, out.exit(), out.stderr());
         assertEquals(List.of("/cel-policy Pod"), calls.stream().filter(c -> c.startsWith("/cel-policy ")).toList(),
                 "all calls: " + calls);

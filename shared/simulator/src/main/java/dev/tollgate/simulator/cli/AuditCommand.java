@@ -171,7 +171,7 @@ public class AuditCommand implements Callable<Integer>, LocalBundle {
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             Configurations configurations = clusterWebhooks ? null
                     : ReviewCommand.configurations(configs, webhooks, urls, caPem, excluded, localBundleUrl,
-                            "tollgate audit");
+                            Map.of());
             try (Cluster cluster = connector.apply(this)) {
                 List<String> notes = new ArrayList<>();
                 if (configurations == null) {

@@ -140,10 +140,10 @@ public class ReplayCommand implements Callable<Integer>, LocalBundle {
             checkOptions();
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             Configurations candidate = ReviewCommand.configurations(configs, webhooks, urls, caPem, excluded,
-                    localBundleUrl, "tollgate replay");
+                    localBundleUrl, Map.of());
             boolean served = "served".equals(baseline) || (baseline == null && !baselineUrls.isEmpty());
             Configurations base = served ? ReviewCommand.configurations(List.of(), webhooks, baselineUrls, caPem,
-                    excluded, localBundleUrl, "tollgate replay") : null;
+                    excluded, localBundleUrl, Map.of()) : null;
             Function<String, String> functionOf = functionOf();
             MatchConditionsSupport conditions = new MatchConditionsSupport(dev.tollgate.cel.KubeCel.standard());
             conditions.compileAll(candidate);

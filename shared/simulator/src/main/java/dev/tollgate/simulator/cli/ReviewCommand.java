@@ -120,6 +120,12 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             + "(by default a count of them)")
     boolean verbose;
 
+    @Option(names = "--registration-from-policies", description = "register the in-process cel-policy and cel-mutate "
+            + "for what their policies select (tollgate registration's rules and selectors, as Terraform registers "
+            + "them with policy_rules) instead of their webhook.yaml; their policy files' Namespaces are known "
+            + "namespaces")
+    boolean registrationFromPolicies;
+
     private final Supplier<String> localBundleUrl;
 
     /** @param localBundleUrl the base URL of the bundle this process serves */
@@ -151,7 +157,7 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             }
             String caPem = caFile == null ? "" : Configurations.readPem(caFile);
             Configurations configurations = configurations(configs, webhooks, urls, caPem, excluded,
-                    localBundleUrl, "tollgate review");
+                    localBundleUrl, registrationFromPolicies ? servedPolicies() : Map.of());
             List<String> problems = new ArrayList<>();
             List<InputManifest> inputs = InputManifest.read(manifests, problems);
             problems.addAll(new KindCheck(customKinds, configs.isEmpty() ? List.of() : configurations.objects())
@@ -171,7 +177,7 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             } else if (context != null) {
                 throw new InputException("--context needs --kubeconfig");
             }
-            if (needsLocalBundle()) {
+            if (registrationFromPolicies && needsLocalBundle()) {
                 // The in-process CEL functions know the Namespaces of their policy files; the API server played here
                 // selects their webhooks (registered from those policies) with the same labels.
                 ServedPolicies.namespaces(servedPolicies()).forEach(ns -> knownNamespaces.add(
@@ -229,10 +235,12 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
 
     /**
      * The configurations to play: from {@code --config} files, rendered from the catalog for {@code --url}s, or (with
-     * neither) rendered for the bundle this process serves. Shared with {@code tollgate audit}.
+     * neither) rendered for the bundle this process serves, its functions as their webhook.yaml declares them except
+     * those of {@code fromPolicies} (function: its policy files), registered from their policies. Shared with
+     * {@code tollgate audit} and {@code replay}.
      */
     static Configurations configurations(List<Path> configs, List<Path> webhooks, List<String> urls, String caPem,
-            List<String> excluded, Supplier<String> localBundleUrl, String command) {
+            List<String> excluded, Supplier<String> localBundleUrl, Map<String, List<Path>> fromPolicies) {
         List<Configurations> parts = new ArrayList<>();
         if (!configs.isEmpty()) {
             parts.add(Configurations.read(configs));
@@ -272,10 +280,10 @@ public class ReviewCommand implements Callable<Integer>, LocalBundle {
             parts.add(Configurations.render(catalog, f -> byFunction.getOrDefault(f, fallback), caPem, excluded));
         }
         if (parts.isEmpty()) {
-            // Nothing given: the bundle is served by this very process, on a loopback port. Its CEL functions are
-            // registered for what the policies they serve select, as Terraform registers them (tollgate registration).
+            // Nothing given: the bundle is served by this very process, on a loopback port; the CEL functions asked
+            // for are registered for what the policies they serve select (as Terraform does with policy_rules).
             String local = localBundleUrl.get();
-            parts.add(Configurations.render(ServedPolicies.apply(catalog, servedPolicies()), f -> local, "", excluded));
+            parts.add(Configurations.render(ServedPolicies.apply(catalog, fromPolicies), f -> local, "", excluded));
         }
         List<com.fasterxml.jackson.databind.node.ObjectNode> all = new ArrayList<>();
         java.util.Set<String> names = new java.util.HashSet<>();
