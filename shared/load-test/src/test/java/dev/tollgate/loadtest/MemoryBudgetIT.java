@@ -84,7 +84,10 @@ class MemoryBudgetIT {
         heapOption = "-Xmx" + System.getProperty("tollgate.budget.heap", "256m");
         List<String> options = new ArrayList<>(List.of(heapOption, "-XX:+ExitOnOutOfMemoryError",
                 "-Dtollgate.auth.required=false", "-Dtollgate.admission.max-body-bytes=7340032",
-                "-Dtollgate.decision-log.enabled=false"));
+                "-Dtollgate.decision-log.enabled=false",
+                // The deadline this test is written for, past the body-read timeout (5 s), so that stalled bodies
+                // meet the 408 before the deadline's 503 (the runtime's default deadline, 4 s, comes first).
+                "-Dtollgate.deadline.timeout=" + DEADLINE.toMillis() + "ms"));
         options.addAll(List.of(System.getProperty("tollgate.budget.options", "").split(" ")).stream()
                 .filter(o -> !o.isBlank()).toList());
         artifactName = artifact.getFileName().toString();
