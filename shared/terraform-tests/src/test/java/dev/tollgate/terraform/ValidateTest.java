@@ -132,7 +132,7 @@ class ValidateTest {
                                     dev.tollgate.simulator.ServedPolicies.GATEKEEPER_OPERATIONS, "ValidateTest")
                                     .toString());
                     Terraform.Result derived = Terraform.runOk(copy, "plan", "-input=false", "-no-color",
-                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS,
+                            "-refresh=false", tfvars, "-var=path_tokens=" + EXAMPLE_PATH_TOKENS, TWO_CLUSTERS,
                             "-var=policy_rules_files={\"require-labels\"=\"" + registration + "\"}");
                     assertEquals(2, count(derived.flat(), "policies = [ + \"K8sRequiredLabels/pods-need-owner\", ]"),
                             derived.output());
