@@ -49,6 +49,11 @@ public final class ExpressionSet {
     private final DeclaredTypes declared;
     /** env.cel with the declared types, built on first use; env.cel itself when nothing is declared. */
     private volatile dev.cel.bundle.Cel typedCel;
+    /**
+     * The start of this set's keys in {@link PrecompiledExpressions}: everything a check in it depends on but the
+     * expression and its result type; null when schema types are declared (the type check's sets, never precompiled).
+     */
+    private final String precompiledKey;
 
     ExpressionSet(KubeCel env, List<NamedExpression> variables, List<CompiledExpression> compiledVariables) {
         this(env, variables, compiledVariables, Set.of(), DeclaredTypes.none());
@@ -80,6 +85,23 @@ public final class ExpressionSet {
         this.compiledVariables = compiledVariables;
         this.variableNames = new HashSet<>();
         variables.forEach(v -> variableNames.add(v.name()));
+        this.precompiledKey = declared.isEmpty() ? precompiledKey(env, variables, unavailable, variableCompileErrors)
+                : null;
+    }
+
+    /**
+     * The environment (admission or custom variables, extras), the admission variables left out, and the
+     * composition variables with their expressions (whose checked types are the {@code variables} type), in order.
+     */
+    private static String precompiledKey(KubeCel env, List<NamedExpression> variables, Set<String> unavailable,
+            Map<Integer, CelCompileException> failed) {
+        StringBuilder k = new StringBuilder(env.admissionScope ? "admission" : "custom" + env.customVariables)
+                .append(env.admissionExtras).append(new java.util.TreeSet<>(unavailable));
+        for (int i = 0; i < variables.size(); i++) {
+            k.append('\n').append(variables.get(i).name()).append(failed.containsKey(i) ? "!=" : "=")
+                    .append(variables.get(i).expression());
+        }
+        return k.append('\n').toString();
     }
 
     /**
@@ -165,6 +187,19 @@ public final class ExpressionSet {
             throw new CelCompileException(String.valueOf(expression),
                     List.of(new CelCompileException.Issue(0, 0, "expression is empty")), "expression is empty");
         }
+        String key = precompiledKey == null ? null : precompiledKey + type + '\n' + expression;
+        CelAbstractSyntaxTree precompiled = key == null ? null : PrecompiledExpressions.lookup(key);
+        if (precompiled != null) {
+            try {
+                // Checked when the function was built: planning needs only the base environment's functions, not
+                // the declared types, so the typed environment (costly to build) is not built for it.
+                return new CompiledExpression(this, expression, type, precompiled.getResultType(),
+                        env.cel.createProgram(precompiled));
+            } catch (CelEvaluationException e) {
+                throw new CelCompileException(expression, List.of(new CelCompileException.Issue(0, 0,
+                        e.getMessage())), "program instantiation failed: " + e.getMessage());
+            }
+        }
         try {
             CelValidationResult parsed = env.cel.parse(expression);
             if (parsed.hasError()) {
@@ -202,8 +237,12 @@ public final class ExpressionSet {
                 throw new CelCompileException(expression, List.of(new CelCompileException.Issue(0, 0, programError)),
                         "program instantiation failed: " + programError);
             }
-            return new CompiledExpression(this, expression, type, checkedAst.getResultType(),
+            CompiledExpression compiled = new CompiledExpression(this, expression, type, checkedAst.getResultType(),
                     cel.createProgram(checkedAst));
+            if (key != null) {
+                PrecompiledExpressions.compiled(key, checkedAst);
+            }
+            return compiled;
         } catch (CelValidationException e) {
             throw compileError(expression, e.getSource(), CelGoIssues.checkErrors(e.getErrors()));
         } catch (CelEvaluationException e) {

@@ -2,6 +2,7 @@ package dev.tollgate.functions.celmutate;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,6 +32,8 @@ import dev.tollgate.cel.admission.PolicyTypeChecker;
 public class CelMutate implements MutatingPolicy {
 
     private static final Logger LOG = Logger.getLogger(CelMutate.class);
+    /** This function's name in its settings ({@code tollgate.cel-mutate.*}) and messages. */
+    static final String FUNCTION = "cel-mutate";
 
     private final MutatingPolicies policies;
 
@@ -58,13 +61,19 @@ public class CelMutate implements MutatingPolicy {
      */
     static MutatingPolicies load(List<String> config, String authorizer,
             Function<String, Optional<String>> settings) {
+        return load(config, authorizer, settings, w -> LOG.warn("cel-mutate: type checking: " + w));
+    }
+
+    /** {@link #load(List, String, Function)}, each type-checking warning given to {@code warnings}. */
+    static MutatingPolicies load(List<String> config, String authorizer, Function<String, Optional<String>> settings,
+            Consumer<String> warnings) {
         KubeCel cel = environment(authorizer);
-        List<ConfigFiles.Document> documents = PolicyHost.readConfiguration(config);
+        List<ConfigFiles.Document> documents = PolicyHost.readConfiguration(FUNCTION, config);
         // tollgate.cel-mutate.namespaces, unknown-namespace, namespace-cache-ttl, namespace-cache-size,
         // namespace-lookup-timeout: see NamespaceOptions and application.properties.
         MutatingPolicies loaded = MutatingPolicies.load(documents, cel,
                 NamespaceOptions.read("tollgate.cel-mutate", settings));
-        typeCheck(cel, documents, loaded).forEach(w -> LOG.warn("cel-mutate: type checking: " + w));
+        typeCheck(cel, documents, loaded).forEach(warnings);
         return loaded;
     }
 
@@ -75,12 +84,12 @@ public class CelMutate implements MutatingPolicy {
      *                                  only this function's own compilation catches
      */
     static List<String> typeCheck(KubeCel cel, List<ConfigFiles.Document> documents, MutatingPolicies loaded) {
-        return PolicyTypeChecker.checkFunctionConfiguration("cel-mutate", cel, documents, loaded.compileErrors());
+        return PolicyTypeChecker.checkFunctionConfiguration(FUNCTION, cel, documents, loaded.compileErrors());
     }
 
     /** The API server's CEL environment, {@code authorizer} checks answered by a static decision (none: errors). */
     public static KubeCel environment(String authorizer) {
-        return PolicyHost.environment("cel-mutate", authorizer);
+        return PolicyHost.environment(FUNCTION, authorizer);
     }
 
     public MutatingPolicies policies() {

@@ -2,6 +2,7 @@ package dev.tollgate.functions.celpolicy;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,6 +33,8 @@ import dev.tollgate.gatekeeper.GatekeeperPolicies;
 public class CelPolicy implements ValidatingPolicy {
 
     private static final Logger LOG = Logger.getLogger(CelPolicy.class);
+    /** This function's name in its settings ({@code tollgate.cel-policy.*}) and messages. */
+    static final String FUNCTION = "cel-policy";
 
     private final ValidatingPolicies policies;
     private final GatekeeperPolicies gatekeeper;
@@ -71,13 +74,19 @@ public class CelPolicy implements ValidatingPolicy {
      * the matched kind does not have, an operator on the wrong types) is logged once, and the policy is served.
      */
     static Loaded load(List<String> config, String authorizer, Function<String, Optional<String>> settings) {
+        return load(config, authorizer, settings, w -> LOG.warn("cel-policy: type checking: " + w));
+    }
+
+    /** {@link #load(List, String, Function)}, each type-checking warning given to {@code warnings}. */
+    static Loaded load(List<String> config, String authorizer, Function<String, Optional<String>> settings,
+            Consumer<String> warnings) {
         KubeCel cel = environment(authorizer);
-        List<ConfigFiles.Document> documents = PolicyHost.readConfiguration(config);
+        List<ConfigFiles.Document> documents = PolicyHost.readConfiguration(FUNCTION, config);
         // tollgate.cel-policy.namespaces, unknown-namespace, namespace-cache-ttl, namespace-cache-size,
         // namespace-lookup-timeout: see NamespaceOptions and application.properties.
         Loaded loaded = fromDocuments(documents, cel, NamespaceOptions.read("tollgate.cel-policy", settings));
         List<ConfigFiles.Document> vap = documents.stream().filter(d -> !GatekeeperPolicies.isGatekeeper(d)).toList();
-        typeCheck(cel, vap, loaded.policies()).forEach(w -> LOG.warn("cel-policy: type checking: " + w));
+        typeCheck(cel, vap, loaded.policies()).forEach(warnings);
         if (!loaded.gatekeeper().compileErrors().isEmpty()) {
             // Gatekeeper refuses a template whose CEL does not compile (its status says why): so does this function.
             throw new IllegalArgumentException("cel-policy: Gatekeeper would refuse these templates: "
@@ -105,12 +114,12 @@ public class CelPolicy implements ValidatingPolicy {
      *                                  only this function's own compilation catches
      */
     static List<String> typeCheck(KubeCel cel, List<ConfigFiles.Document> documents, ValidatingPolicies loaded) {
-        return PolicyTypeChecker.checkFunctionConfiguration("cel-policy", cel, documents, loaded.compileErrors());
+        return PolicyTypeChecker.checkFunctionConfiguration(FUNCTION, cel, documents, loaded.compileErrors());
     }
 
     /** The API server's CEL environment, {@code authorizer} checks answered by a static decision (none: errors). */
     public static KubeCel environment(String authorizer) {
-        return PolicyHost.environment("cel-policy", authorizer);
+        return PolicyHost.environment(FUNCTION, authorizer);
     }
 
     public ValidatingPolicies policies() {

@@ -60,6 +60,20 @@ public class PolicyHost<P, B> {
     }
 
     /**
+     * What {@code function} serves: the documents baked into it when it was built ({@link BakedPolicies}), then
+     * those of its configuration setting ({@link #readConfiguration(List)}).
+     */
+    public static List<ConfigFiles.Document> readConfiguration(String function, List<String> config) {
+        List<ConfigFiles.Document> baked = BakedPolicies.documents(function);
+        if (baked.isEmpty()) {
+            return readConfiguration(config);
+        }
+        List<ConfigFiles.Document> all = new ArrayList<>(baked);
+        all.addAll(readConfiguration(config));
+        return all;
+    }
+
+    /**
      * The API server's CEL environment, with {@code authorizer} checks answered by a static decision, since a
      * function cannot ask the cluster ({@code none}: every check is an evaluation error).
      *

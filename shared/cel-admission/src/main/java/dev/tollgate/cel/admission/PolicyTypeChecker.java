@@ -140,7 +140,9 @@ public final class PolicyTypeChecker {
         if (!compileErrors.isEmpty()) {
             throw new IllegalArgumentException(refused + String.join("; ", compileErrors));
         }
-        return warnings;
+        List<String> all = new ArrayList<>(BakedPolicies.warnings(function));
+        all.addAll(warnings);
+        return all;
     }
 
     /**
@@ -172,7 +174,8 @@ public final class PolicyTypeChecker {
         List<Finding> all = new ArrayList<>();
         for (ConfigFiles.Document d : documents) {
             String kind = d.kind();
-            if (d.apiVersion().startsWith("admissionregistration.k8s.io/")
+            // A baked policy was checked when the function was built (BakedPolicies); its warnings were kept.
+            if (d.apiVersion().startsWith("admissionregistration.k8s.io/") && !BakedPolicies.isBaked(d)
                     && (kind.equals("ValidatingAdmissionPolicy") || kind.equals("MutatingAdmissionPolicy"))) {
                 all.addAll(check(d.object(), d.describe()));
             }
