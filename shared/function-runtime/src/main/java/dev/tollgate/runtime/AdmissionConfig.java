@@ -1,6 +1,7 @@
 package dev.tollgate.runtime;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import dev.tollgate.admission.AdmissionLimits;
 import io.smallrye.config.ConfigMapping;
@@ -28,10 +29,19 @@ public interface AdmissionConfig {
 
     /**
      * The whole body must have arrived this long after the request's headers, or the request gets 408 and its
-     * connection is closed: a slow or stalled client cannot hold a connection, a budget share and a deadline.
+     * connection is closed: a slow or stalled client cannot hold a connection, a budget share and a deadline. Unset:
+     * {@link #defaultBodyReadTimeout} of the deadline.
      */
-    @WithDefault("5s")
-    Duration bodyReadTimeout();
+    Optional<Duration> bodyReadTimeout();
+
+    /**
+     * Three quarters of the deadline, at most 5 s: below the deadline, so a stalled body gets its 408 (and its
+     * connection closed) rather than the deadline's 503, which invites the API server to send it again.
+     */
+    static Duration defaultBodyReadTimeout(Duration deadline) {
+        Duration threeQuarters = deadline.multipliedBy(3).dividedBy(4);
+        return threeQuarters.compareTo(Duration.ofSeconds(5)) < 0 ? threeQuarters : Duration.ofSeconds(5);
+    }
 
     default AdmissionLimits limits() {
         return new AdmissionLimits(maxBodyBytes(), maxNestingDepth(), maxStringLength(), maxTokenCount());

@@ -99,7 +99,8 @@ public class ReviewEdge {
         this.deadline = deadline;
         this.budget = budget;
         this.retryAfterSeconds = budgetConfig.retryAfterSeconds();
-        this.bodyReadTimeout = config.bodyReadTimeout();
+        this.bodyReadTimeout = config.bodyReadTimeout()
+                .orElseGet(() -> AdmissionConfig.defaultBodyReadTimeout(deadline.timeout()));
         if (bodyReadTimeout.isNegative() || bodyReadTimeout.isZero()) {
             throw new IllegalStateException("tollgate.admission.body-read-timeout must be positive, got "
                     + bodyReadTimeout);
