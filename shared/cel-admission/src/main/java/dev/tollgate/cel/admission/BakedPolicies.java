@@ -6,12 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -50,8 +47,10 @@ public final class BakedPolicies {
     private record Baked(List<ConfigFiles.Document> documents, List<String> warnings) {
     }
 
+    /** Ends the source of every baked document: messages say where it came from, and {@link #isBaked} reads it. */
+    private static final String BAKED_IN = " (baked in)";
+
     private static volatile Map<String, Baked> installed = Map.of();
-    private static volatile Set<ConfigFiles.Document> bakedDocuments = Set.of();
 
     private BakedPolicies() {
     }
@@ -103,7 +102,6 @@ public final class BakedPolicies {
     public static void install(List<String> functions, ClassLoader loader) {
         Map<String, Baked> baked = new HashMap<>();
         Map<String, byte[]> checked = new HashMap<>();
-        Set<ConfigFiles.Document> all = Collections.newSetFromMap(new IdentityHashMap<>());
         for (String function : functions) {
             try (InputStream in = loader.getResourceAsStream(resource(function))) {
                 if (in == null) {
@@ -113,21 +111,19 @@ public final class BakedPolicies {
                 List<ConfigFiles.Document> documents = new ArrayList<>();
                 for (JsonNode d : root.path("documents")) {
                     documents.add(new ConfigFiles.Document((ObjectNode) d.get("object"),
-                            d.path("source").asText() + " (baked in)"));
+                            d.path("source").asText() + BAKED_IN));
                 }
                 List<String> warnings = new ArrayList<>();
                 root.path("warnings").forEach(w -> warnings.add(w.asText()));
                 root.path("checked").fields().forEachRemaining(e -> checked.put(e.getKey(),
                         Base64.getDecoder().decode(e.getValue().asText())));
                 baked.put(function, new Baked(List.copyOf(documents), List.copyOf(warnings)));
-                all.addAll(documents);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + resource(function) + ": " + e.getMessage(), e);
             }
         }
         PrecompiledExpressions.install(checked);
         installed = Map.copyOf(baked);
-        bakedDocuments = all;
     }
 
     /** The documents baked into {@code function}, in their order; empty when none were. */
@@ -144,6 +140,6 @@ public final class BakedPolicies {
 
     /** Whether the document was baked in (and so checked when the function was built). */
     public static boolean isBaked(ConfigFiles.Document document) {
-        return bakedDocuments.contains(document);
+        return document.source().endsWith(BAKED_IN);
     }
 }
