@@ -22,6 +22,10 @@
 #                                       is not there is skipped with a line saying so
 #                                       before: a second JVM build to compare with, BEFORE_<F>=quarkus-app dir (e.g.
 #                                       a build of an earlier commit), measured in turns with the others
+#                                       baked, baked-native: each count's set baked in when the function was built
+#                                       (shared/policy-bake), from bake-policy-sets.sh beside this script:
+#                                       functions/<f>/target/baked/<n>/ (or BAKED_DIR_<F>); the configuration files
+#                                       then hold nothing
 #   JVM_FLAGS   (default: the JVM manifests' JAVA_TOOL_OPTIONS)   NATIVE_ARGS (default -Xmx192m, as the manifests)
 #   SECONDS_PER_LOAD=10                 length of each wrk run
 #
@@ -59,16 +63,23 @@ for r in all one; do
     printf 'wrk.body = [==[%s]==]\n' "$(cat "$work/$r.json")"; } >"$work/$r.lua"
 done
 for n in $counts; do "$here/policy-set.py" "$n" "$work/set-$n"; done
+mkdir -p "$work/empty"
 
 upper() { echo "$1" | tr 'a-z-' 'A-Z_'; }
 # The command line of a build of a function, with its configuration; empty when that build is not there.
 launch() {
-  local f=$1 build=$2 n=$3 config app exe var
+  local f=$1 build=$2 n=$3 config app exe var baked
   config="-Dtollgate.cel-policy.config=$work/set-$n"
+  [[ "$build" = baked* ]] && config="-Dtollgate.cel-policy.config=$work/empty"
   [ "$f" = all-in-one ] && config+=" -Dtollgate.cel-mutate.config=$root/functions/cel-mutate/examples"
   config+=" -Dtollgate.auth.required=false -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port=$port"
   config+=" -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port=$mport"
-  if [ "$build" = jvm ] || [ "$build" = before ]; then
+  var="BAKED_DIR_$(upper "$f")"; baked=${!var:-$root/functions/$f/target/baked}/$n
+  if [ "$build" = baked ]; then
+    [ -f "$baked/quarkus-app/quarkus-run.jar" ] && echo "java $jvm_flags $config -jar $baked/quarkus-app/quarkus-run.jar"
+  elif [ "$build" = baked-native ]; then
+    [ -x "$baked/$f-runner" ] && echo "$baked/$f-runner $native_args $config"
+  elif [ "$build" = jvm ] || [ "$build" = before ]; then
     var="$(upper "$build")_$(upper "$f")"; app=${!var:-}
     [ "$build" = before ] || app=${app:-$root/functions/$f/target/quarkus-app}
     [ -n "$app" ] && [ -f "$app/quarkus-run.jar" ] && echo "java $jvm_flags $config -jar $app/quarkus-run.jar"
