@@ -47,15 +47,20 @@ class PrecompiledExpressionsTest {
         return out;
     }
 
-    @Test
-    void anInstalledExpressionIsPlannedWithoutCheckingAndEvaluatesAlike() throws Exception {
-        var recorded = PrecompiledExpressions.record(() -> {
+    /** The variables and expressions compiled once, recorded, with what they evaluated to. */
+    PrecompiledExpressions.Recorded<List<Object>> recordExamples() {
+        return PrecompiledExpressions.record(() -> {
             try {
                 return compileAndEvaluate(KubeCel.builder().build());
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
         });
+    }
+
+    @Test
+    void anInstalledExpressionIsPlannedWithoutCheckingAndEvaluatesAlike() throws Exception {
+        var recorded = recordExamples();
         // every variable and every expression
         assertEquals(VARIABLES.size() + EXPRESSIONS.size(), recorded.checked().size());
 
@@ -67,13 +72,7 @@ class PrecompiledExpressionsTest {
 
     @Test
     void anotherEnvironmentMissesAndIsCheckedAsUsual() throws Exception {
-        var recorded = PrecompiledExpressions.record(() -> {
-            try {
-                return compileAndEvaluate(KubeCel.builder().build());
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
+        var recorded = recordExamples();
         PrecompiledExpressions.install(recorded.checked());
 
         // other composition variables: the same source means something else

@@ -37,9 +37,27 @@ class BakedPoliciesTest {
         BakedPolicies.install(List.of(), getClass().getClassLoader());
     }
 
+    /** A file holding one ValidatingAdmissionPolicy {@code <name>.example.com} on Pods with one validation. */
+    private Path podPolicy(String name, String expression) throws Exception {
+        Path file = dir.resolve(name + ".yaml");
+        Files.writeString(file, """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: %s.example.com}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+                  validations:
+                  - expression: "%s"
+                """.formatted(name, expression));
+        return file;
+    }
+
     /** What the build packages, installed as the function's start finds it on its class path. */
     private void bakeAndInstall(List<String> config) throws Exception {
-        byte[] baked = BakedPolicies.bake(new CelPolicyBake(), config.stream().map(Path::of).toList(), Path.of(""));
+        byte[] baked = BakedPolicies.bake(new CelPolicyBake(), config.stream().map(Path::of).toList(), Path.of(""),
+                key -> Optional.empty());
         Path resource = dir.resolve("classes").resolve(BakedPolicies.resource(CelPolicy.FUNCTION));
         Files.createDirectories(resource.getParent());
         Files.write(resource, baked);
@@ -84,20 +102,10 @@ class BakedPoliciesTest {
 
     @Test
     void aPolicyTheApiServerWouldRefuseFailsTheBakeInItsWords() throws Exception {
-        Path policy = dir.resolve("refused.yaml");
-        Files.writeString(policy, """
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: refused.example.com}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
-                  validations:
-                  - expression: "object.spec.replicas >"
-                """);
+        Path policy = podPolicy("refused", "object.spec.replicas >");
         String message = assertThrows(IllegalArgumentException.class,
-                () -> BakedPolicies.bake(new CelPolicyBake(), List.of(policy), dir)).getMessage();
+                () -> BakedPolicies.bake(new CelPolicyBake(), List.of(policy), dir, key -> Optional.empty()))
+                .getMessage();
         assertTrue(message.startsWith("cel-policy: the API server would refuse this configuration: "
                 + "ValidatingAdmissionPolicy 'refused.example.com' (" + policy + "#1): spec.validations[0].expression: "
                 + "Invalid value: \"object.spec.replicas >\": compilation failed: ERROR: <input>:1:"), message);
@@ -105,18 +113,7 @@ class BakedPoliciesTest {
 
     @Test
     void theBuildsTypeCheckWarningsAreTheStartsOnce() throws Exception {
-        Path policy = dir.resolve("warned.yaml");
-        Files.writeString(policy, """
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: warned.example.com}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
-                  validations:
-                  - expression: "object.spec.containres.all(c, c.image != '')"
-                """);
+        Path policy = podPolicy("warned", "object.spec.containres.all(c, c.image != '')");
         bakeAndInstall(List.of(policy.toString()));
         List<String> warnings = new java.util.ArrayList<>();
         CelPolicy.load(List.of("examples/namespaces.yaml"), "none", key -> Optional.empty(), warnings::add);

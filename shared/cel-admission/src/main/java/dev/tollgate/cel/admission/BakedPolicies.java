@@ -9,6 +9,9 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,12 +37,47 @@ public final class BakedPolicies {
         String function();
 
         /**
-         * Reads, compiles and type checks the configuration as the function's start does.
+         * Reads, compiles and type checks the configuration as the function's start does, with the build's settings
+         * (its {@code tollgate.<function>.*} keys: authorizer, namespaces, params).
          *
          * @return the type check's warnings, each on one line
          * @throws IllegalArgumentException (one line) for a configuration the function refuses to start with
          */
-        List<String> load(List<String> config);
+        List<String> load(List<String> config, Function<String, Optional<String>> settings);
+    }
+
+    /** A CEL function's load at startup: its configuration, authorizer setting and settings; warnings reported. */
+    @FunctionalInterface
+    public interface Start {
+        void load(List<String> config, String authorizer, Function<String, Optional<String>> settings,
+                Consumer<String> warnings);
+    }
+
+    /**
+     * The {@link Loader} of a CEL function whose start is {@code start}: a function's service class extends it with a
+     * no-argument constructor.
+     */
+    public abstract static class FunctionStart implements Loader {
+        private final String function;
+        private final Start start;
+
+        protected FunctionStart(String function, Start start) {
+            this.function = function;
+            this.start = start;
+        }
+
+        @Override
+        public String function() {
+            return function;
+        }
+
+        @Override
+        public List<String> load(List<String> config, Function<String, Optional<String>> settings) {
+            String authorizer = settings.apply("tollgate." + function + ".authorizer").orElse("none");
+            List<String> warnings = new ArrayList<>();
+            start.load(config, authorizer, settings, warnings::add);
+            return warnings;
+        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -61,15 +99,17 @@ public final class BakedPolicies {
     }
 
     /**
-     * Runs {@code loader} on {@code config} and returns what the function's start will read ({@link #install}).
+     * Runs {@code loader} on {@code config} with {@code settings} and returns what the function's start will read
+     * ({@link #install}).
      *
      * @param relativeTo sources in messages are named relative to it (the project folder)
      * @throws IllegalArgumentException what the loader throws for a configuration the function refuses
      */
-    public static byte[] bake(Loader loader, List<Path> config, Path relativeTo) {
+    public static byte[] bake(Loader loader, List<Path> config, Path relativeTo,
+            Function<String, Optional<String>> settings) {
         List<String> paths = config.stream().map(Path::toString).toList();
         PrecompiledExpressions.Recorded<List<String>> recorded =
-                PrecompiledExpressions.record(() -> loader.load(paths));
+                PrecompiledExpressions.record(() -> loader.load(paths, settings));
         ObjectNode out = JSON.createObjectNode();
         out.put("function", loader.function());
         var documents = out.putArray("documents");

@@ -59,7 +59,8 @@ public class PolicyBakeProcessor {
             }
             byte[] resource;
             try {
-                resource = BakedPolicies.bake(loader, config, project);
+                resource = BakedPolicies.bake(loader, config, project,
+                        setting -> ConfigProvider.getConfig().getOptionalValue(setting, String.class));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(key + " " + config + ": " + e.getMessage(), e);
             }
