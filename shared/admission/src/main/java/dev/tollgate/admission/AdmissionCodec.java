@@ -8,12 +8,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -81,7 +81,17 @@ public final class AdmissionCodec extends ReviewCodec<AdmissionReview> {
      * @param patch a JSON Patch array for a mutation, or null: when null or empty, no patch fields are written
      */
     public byte[] encode(ReviewVersion version, String uid, Verdict verdict, ArrayNode patch) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        // The patch is written first: a generator opened while another is open on the same thread cannot take the
+        // thread's recycled buffers and allocates its own (Jackson's BufferRecycler holds one of each).
+        byte[] patchJson = null;
+        if (patch != null && !patch.isEmpty()) {
+            try {
+                patchJson = mapper().writeValueAsBytes(patch);
+            } catch (JsonProcessingException e) {
+                throw new UncheckedIOException(e); // a tree always serializes
+            }
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(patchJson == null ? 256 : 256 + patchJson.length * 4 / 3);
         try (JsonGenerator g = mapper().getFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("apiVersion", kind().apiVersion(version));
@@ -99,9 +109,11 @@ public final class AdmissionCodec extends ReviewCodec<AdmissionReview> {
                 g.writeStringField("message", verdict.message());
                 g.writeEndObject();
             }
-            if (patch != null && !patch.isEmpty()) {
+            if (patchJson != null) {
                 g.writeStringField("patchType", "JSONPatch");
-                g.writeStringField("patch", Base64.getEncoder().encodeToString(mapper().writeValueAsBytes(patch)));
+                // Jackson's default variant: RFC 4648 base64, padded, no line feeds, as the API server reads it
+                g.writeFieldName("patch");
+                g.writeBinary(patchJson);
             }
             if (!verdict.warnings().isEmpty()) {
                 g.writeArrayFieldStart("warnings");

@@ -3,7 +3,6 @@ package dev.tollgate.admission;
 import static dev.tollgate.admission.JsonFields.requiredString;
 import static dev.tollgate.admission.JsonFields.type;
 
-import java.io.InputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,11 +44,11 @@ public abstract class ReviewCodec<R extends Review> {
     }
 
     /**
-     * Parses and validates a review request body the caller has already read within the byte limit (e.g. a web
-     * server's buffer, read in place), as {@link #decode(byte[])} does.
+     * Parses and validates the {@code length} bytes of {@code buffer} from {@code offset} (a request body read in
+     * place, in the buffer a web server read it into), as {@link #decode(byte[])} does.
      */
-    public R decode(InputStream body) throws ReviewDecodeException {
-        return decode(json.parseBody(body, kind.expected()));
+    public R decode(byte[] buffer, int offset, int length) throws ReviewDecodeException {
+        return decode(json.parseBody(buffer, offset, length, kind.expected()));
     }
 
     /** Validates an already parsed review request. */

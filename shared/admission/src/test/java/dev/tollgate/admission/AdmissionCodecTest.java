@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -219,13 +218,13 @@ class AdmissionCodecTest {
                 e.getMessage());
     }
 
-    /** A body read as a stream (a web server's buffer, in place) meets the same limits, with Jackson's messages. */
+    /** A body read in place (in a web server's buffer) meets the same limits, with Jackson's messages. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "depth  | Document nesting depth (33) exceeds the maximum allowed (32",
             "string | String value length (2049) exceeds the maximum allowed (2048",
             "tokens | Token count (1025) exceeds the maximum allowed (1024" })
-    void theLimitsApplyToABodyReadAsAStream(String limit, String message) {
+    void theLimitsApplyToABodyReadInPlace(String limit, String message) {
         AdmissionCodec small = new AdmissionCodec(new AdmissionLimits(1 << 20, 32, 2048, 1024));
         String body = switch (limit) {
             case "depth" -> "{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}";
@@ -233,26 +232,34 @@ class AdmissionCodecTest {
             default -> "{\"a\":[" + "1,".repeat(1100) + "1]}";
         };
         ReviewDecodeException e = assertThrows(ReviewDecodeException.class,
-                () -> small.decode(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8))));
+                () -> small.decode(inPlace(body.getBytes(StandardCharsets.UTF_8)), 3, body.length()));
         assertEquals(400, e.status());
         assertTrue(e.getMessage().startsWith("body exceeds a parser limit: " + message), e.getMessage());
     }
 
     @Test
-    void aBodyReadAsAStreamDecodesAsFromBytes() throws Exception {
+    void aBodyReadInPlaceDecodesAsFromBytes() throws Exception {
         byte[] body = FULL_REQUEST.getBytes(StandardCharsets.UTF_8);
         AdmissionReview fromBytes = codec.decode(body);
-        AdmissionReview fromStream = codec.decode(new ByteArrayInputStream(body));
+        AdmissionReview inPlace = codec.decode(inPlace(body), 3, body.length);
         // KubeObject has no equals of its own: the record's other fields, then the objects' JSON.
-        assertEquals(fromBytes.toString(), fromStream.toString());
-        assertEquals(fromBytes.request().object().json(), fromStream.request().object().json());
-        assertEquals(fromBytes.request().oldObject().json(), fromStream.request().oldObject().json());
-        ReviewDecodeException trailing = assertThrows(ReviewDecodeException.class,
-                () -> codec.decode(new ByteArrayInputStream("{\"a\":1} {}".getBytes())));
+        assertEquals(fromBytes.toString(), inPlace.toString());
+        assertEquals(fromBytes.request().object().json(), inPlace.request().object().json());
+        assertEquals(fromBytes.request().oldObject().json(), inPlace.request().oldObject().json());
+        byte[] trailing = "{\"a\":1} {}".getBytes(StandardCharsets.UTF_8);
         assertEquals("body is not valid JSON: data after the AdmissionReview (line 1, column 10)",
-                trailing.getMessage());
+                assertThrows(ReviewDecodeException.class, () -> codec.decode(inPlace(trailing), 3, trailing.length))
+                        .getMessage());
         assertEquals("empty body: expected an AdmissionReview JSON object", assertThrows(ReviewDecodeException.class,
-                () -> codec.decode(new ByteArrayInputStream(new byte[0]))).getMessage());
+                () -> codec.decode(inPlace(new byte[0]), 3, 0)).getMessage());
+    }
+
+    /** {@code body} in the middle of a larger buffer, from offset 3, with bytes around it that are not JSON. */
+    static byte[] inPlace(byte[] body) {
+        byte[] buffer = new byte[body.length + 6];
+        java.util.Arrays.fill(buffer, (byte) '#');
+        System.arraycopy(body, 0, buffer, 3, body.length);
+        return buffer;
     }
 
     private void assertDecodeError(String body, String expected) {

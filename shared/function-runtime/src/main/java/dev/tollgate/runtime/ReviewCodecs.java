@@ -1,7 +1,6 @@
 package dev.tollgate.runtime;
 
 import java.io.IOException;
-import java.io.InputStream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -15,6 +14,7 @@ import dev.tollgate.admission.ReviewDecodeException;
 import dev.tollgate.admission.ReviewJson;
 import dev.tollgate.admission.conversion.ConversionCodec;
 import dev.tollgate.admission.conversion.ConversionHandler;
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 
 /**
@@ -74,7 +74,8 @@ public class ReviewCodecs {
      */
     ReviewDecodeException unbindable(Buffer body, String expected) {
         if (body != null && body.length() > 0) {
-            try (JsonParser parser = json().mapper().createParser(new BufferInput(body))) {
+            BodyBytes bytes = bytes(body);
+            try (JsonParser parser = json().mapper().createParser(bytes.array(), bytes.offset(), bytes.length())) {
                 if (parser.nextToken() != null) {
                     return null;
                 }
@@ -86,12 +87,23 @@ public class ReviewCodecs {
     }
 
     /**
-     * The body the edge read (within the byte limit) as a stream, read in place, for the codec to parse with its
-     * own parser: made when the function runs, so it parses within the configured limits (Funqy's parser comes
-     * from an ObjectMapper set up at static init, before they are known).
+     * A request body as the bytes of an array it occupies: {@code length} bytes from {@code offset}. The codec
+     * parses them with its own parser, made when the function runs, so it parses within the configured limits
+     * (Funqy's parser comes from an ObjectMapper set up at static init, before they are known).
      */
-    InputStream input(Buffer body) {
-        return new BufferInput(body);
+    record BodyBytes(byte[] array, int offset, int length) {
+    }
+
+    /**
+     * The body the edge read (within the byte limit), in place when the web server's buffer is backed by an array
+     * (a heap buffer, as Vert.x's body handler reads into), else copied.
+     */
+    static BodyBytes bytes(Buffer body) {
+        ByteBuf buf = body.getByteBuf();
+        if (buf.hasArray()) {
+            return new BodyBytes(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes());
+        }
+        return new BodyBytes(body.getBytes(), 0, body.length());
     }
 
     /**
@@ -104,32 +116,6 @@ public class ReviewCodecs {
             return new ReviewDecodeException("body is not a JSON object: expected " + expected);
         } catch (ReviewDecodeException e) {
             return e;
-        }
-    }
-
-    /** A Vert.x buffer as a stream, read in place. */
-    private static final class BufferInput extends InputStream {
-        private final Buffer buffer;
-        private int position;
-
-        BufferInput(Buffer buffer) {
-            this.buffer = buffer;
-        }
-
-        @Override
-        public int read() {
-            return position < buffer.length() ? buffer.getByte(position++) & 0xff : -1;
-        }
-
-        @Override
-        public int read(byte[] into, int offset, int length) {
-            int n = Math.min(length, buffer.length() - position);
-            if (n <= 0) {
-                return length == 0 ? 0 : -1;
-            }
-            buffer.getBytes(position, position + n, into, offset);
-            position += n;
-            return n;
         }
     }
 }

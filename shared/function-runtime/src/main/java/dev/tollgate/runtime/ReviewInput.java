@@ -16,7 +16,7 @@ import io.vertx.core.Vertx;
  * The input of the review function: the request body decoded by the codec of the policy its path resolves to (or
  * the reason it could not be), bound by Funqy HTTP with Jackson, the documented way: {@link JsonDeserialize} names
  * {@link Reader}, which Funqy's ObjectMapper (a copy of the application's) calls with its parser at the body's
- * first token; the codec then reads the body the edge holds as a stream, with its own parser, made when the function
+ * first token; the codec then reads the body the edge holds, in place, with its own parser, made when the function
  * runs with the configured limits. Funqy binds on the event loop; the review is parsed once.
  */
 @JsonDeserialize(using = ReviewInput.Reader.class)
@@ -46,7 +46,7 @@ public final class ReviewInput {
             // The codec reads the body the edge holds with its own parser, made with the configured limits; Funqy's
             // parser (made before the limits are known) stays at the first token.
             try {
-                call.bound(call.policy.decode(call.codecs, call.codecs.input(call.body()), call.cluster));
+                call.bound(call.policy.decode(call.codecs, ReviewCodecs.bytes(call.body()), call.cluster));
                 return new ReviewInput(call, null);
             } catch (ReviewDecodeException e) {
                 call.bound(null);

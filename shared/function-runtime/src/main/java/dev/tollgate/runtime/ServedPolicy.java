@@ -1,6 +1,5 @@
 package dev.tollgate.runtime;
 
-import java.io.InputStream;
 
 import dev.tollgate.admission.AdmissionPolicy;
 import dev.tollgate.admission.ReviewDecodeException;
@@ -24,7 +23,8 @@ sealed interface ServedPolicy {
      * Reads this policy's review from {@code body} (the request body the edge read), sent by {@code cluster} (the
      * caller's, which an admission request carries to its policy).
      */
-    DecodedReview<?, ?> decode(ReviewCodecs codecs, InputStream body, String cluster) throws ReviewDecodeException;
+    DecodedReview<?, ?> decode(ReviewCodecs codecs, ReviewCodecs.BodyBytes body, String cluster)
+            throws ReviewDecodeException;
 
     record Admission(String name, AdmissionPolicy policy) implements ServedPolicy {
 
@@ -34,10 +34,11 @@ sealed interface ServedPolicy {
         }
 
         @Override
-        public DecodedReview<?, ?> decode(ReviewCodecs codecs, InputStream body, String cluster)
+        public DecodedReview<?, ?> decode(ReviewCodecs codecs, ReviewCodecs.BodyBytes body, String cluster)
                 throws ReviewDecodeException {
             return new DecodedReview<>(codecs.admission(), name, policy,
-                    codecs.admission().codec().decode(body).withCluster(cluster));
+                    codecs.admission().codec().decode(body.array(), body.offset(), body.length())
+                            .withCluster(cluster));
         }
     }
 
@@ -49,9 +50,10 @@ sealed interface ServedPolicy {
         }
 
         @Override
-        public DecodedReview<?, ?> decode(ReviewCodecs codecs, InputStream body, String cluster)
+        public DecodedReview<?, ?> decode(ReviewCodecs codecs, ReviewCodecs.BodyBytes body, String cluster)
                 throws ReviewDecodeException {
-            return new DecodedReview<>(codecs.conversion(), name, policy, codecs.conversion().codec().decode(body));
+            return new DecodedReview<>(codecs.conversion(), name, policy,
+                    codecs.conversion().codec().decode(body.array(), body.offset(), body.length()));
         }
     }
 }

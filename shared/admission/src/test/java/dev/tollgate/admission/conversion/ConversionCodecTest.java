@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -120,17 +119,17 @@ class ConversionCodecTest {
         assertEquals("request.uid: required", body.path("message").asText());
     }
 
-    /** A body read as a stream (as the runtime reads a web server's buffer, in place) decodes as from bytes. */
+    /** A body read in place (as the runtime reads a web server's buffer) decodes as from bytes. */
     @Test
-    void decodesFromAStreamAsFromBytes() throws Exception {
+    void decodesInPlaceAsFromBytes() throws Exception {
         String body = review("apiextensions.k8s.io/v1beta1", REQUEST);
-        assertEquals(codec.decode(bytes(body)), codec.decode(new ByteArrayInputStream(bytes(body))));
+        assertEquals(codec.decode(bytes(body)), codec.decode(inPlace(body), 3, bytes(body).length));
         ReviewDecodeException trailing = assertThrows(ReviewDecodeException.class,
-                () -> codec.decode(new ByteArrayInputStream(bytes(body + " {}"))));
+                () -> codec.decode(inPlace(body + " {}"), 3, bytes(body + " {}").length));
         assertTrue(trailing.getMessage().startsWith("body is not valid JSON: data after the ConversionReview (line "),
                 trailing.getMessage());
         ReviewDecodeException duplicate = assertThrows(ReviewDecodeException.class,
-                () -> codec.decode(new ByteArrayInputStream(bytes("{\"a\":1,\"a\":2}"))));
+                () -> codec.decode(inPlace("{\"a\":1,\"a\":2}"), 3, 13));
         assertTrue(duplicate.getMessage().contains("Duplicate field 'a'"), duplicate.getMessage());
         assertEquals("empty body: expected a ConversionReview JSON object", assertThrows(
                 ReviewDecodeException.class, () -> codec.decode(bytes(""))).getMessage());
@@ -138,5 +137,10 @@ class ConversionCodecTest {
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@code body} in the middle of a larger buffer, from offset 3, with bytes around it that are not JSON. */
+    private static byte[] inPlace(String body) {
+        return bytes("###" + body + "###");
     }
 }
