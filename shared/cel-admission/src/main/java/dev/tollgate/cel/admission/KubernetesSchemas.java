@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -49,11 +50,24 @@ public final class KubernetesSchemas {
 
     /**
      * The resolver for a set of configuration documents: the CustomResourceDefinitions and OpenAPI documents among
-     * them first (a CRD given wins for its kind), then the built-in kinds.
+     * them first (a CRD given wins for its kind), then the built-in kinds, read when a kind is first looked up (a
+     * start whose policies were all checked when the function was built looks none up).
      */
     public static SchemaResolver with(List<ConfigFiles.Document> documents) {
-        return new OpenApiSchemas().add(documents).orElse(builtIn());
+        return new OpenApiSchemas().add(documents).orElse(BUILT_IN_ON_FIRST_USE);
     }
+
+    private static final SchemaResolver BUILT_IN_ON_FIRST_USE = new SchemaResolver() {
+        @Override
+        public List<GroupVersionKind> kindsFor(String group, String version, String resource) {
+            return builtIn().kindsFor(group, version, resource);
+        }
+
+        @Override
+        public Optional<Schema> schema(GroupVersionKind gvk) {
+            return builtIn().schema(gvk);
+        }
+    };
 
     /** Every built-in kind with its resource and scope (the document's {@code x-tollgate-resources}), read once. */
     public static List<BuiltInResource> builtInResources() {
