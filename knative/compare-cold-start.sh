@@ -6,6 +6,7 @@
 #   jvm        the function's fast-jar, `java -jar` with no flags (JDK on the PATH), as before issue 13
 #   jvm-aot    the function's aot-jar on JDK 25 with its AOT cache (trained by the function's *IT), JVM_AOT_FLAGS
 #   native     the native executable (functions/<f>/target/<f>-*-runner), when it has been built
+#   baseline-native  the baseline built native the same way (only when VARIANTS names it: it needs a native builder)
 #
 # For each: `runs` cold starts, process start to the first answered AdmissionReview (HTTP 200 from the policy path,
 # a 4.8 KB pod review), median/min/max, RSS after that first review; then `runs` more starts, each followed at once
@@ -21,7 +22,10 @@
 #   NATIVE2=path    a second native executable (variant native2, e.g. one built with another setting), measured in
 #                   turns with the first, so that a loaded machine touches both alike
 #   NATIVE_ARGS="-Xmx192m ..."   run-time options for the native variants (default: none; the manifests pass -Xmx192m)
-#   VARIANTS="baseline jvm jvm-aot native"   a subset, in this order
+#   VARIANTS="baseline jvm jvm-aot native"   a subset, in this order; add baseline-native to measure the baseline's
+#                   native executable: BASELINE_NATIVE=path, else (BUILD=1) built with NATIVE_FLAGS (the flags of the
+#                   function's native build, e.g. -Dquarkus.native.graalvm-home=...), and JDKLIBS=dir copied beside it
+#                   (what an executable of the stand-in builder in functions/README.md needs)
 #   POLICY_PATH=/p  post the review to this policy path instead of the first in functions/<f>/webhook.yaml
 #   PER_SECOND=1    the 10 s of traffic as ten back-to-back `wrk -d1s` runs, to show the warm-up: each variant also
 #                   gets its median requests in each second (the sum is its 10 s figure; the clients reconnect every
@@ -65,7 +69,16 @@ if [ "${BUILD:-1}" = 1 ]; then
   JAVA_HOME=$java25 mvn -pl "functions/$function" -am verify -Dquarkus.package.jar.aot.enabled=true \
     -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
   [ -f "$aot/app.aot" ] || { echo "no app.aot was written: is $java25 a JDK 25?" >&2; exit 1; }
+  if [[ " $variants " = *" baseline-native "* ]] && [ -z "${BASELINE_NATIVE:-}" ]; then
+    echo "building the baseline's native executable ..."
+    # shellcheck disable=SC2086  # NATIVE_FLAGS holds several flags
+    mvn -f knative/cold-start/baseline/pom.xml package -DskipTests -Dnative ${NATIVE_FLAGS:-}
+    mkdir -p "$work/baseline-native"
+    cp "$root"/knative/cold-start/baseline/target/cold-start-baseline-*-runner "$work/baseline-native/baseline-runner"
+    if [ -n "${JDKLIBS:-}" ]; then cp -r "$JDKLIBS" "$work/baseline-native/jdklibs"; fi
+  fi
 fi
+baseline_native=${BASELINE_NATIVE:-$work/baseline-native/baseline-runner}
 native=${NATIVE:-$(ls "$root/functions/$function/target/$function"-*-runner 2>/dev/null | head -n 1 || true)}
 native2=${NATIVE2:-}
 native_args=${NATIVE_ARGS:-}
@@ -78,11 +91,12 @@ launch() {
     jvm)      echo "java ${config[*]} -jar $work/jvm/quarkus-run.jar" ;;
     jvm-aot)  echo "$java25/bin/java -XX:AOTCache=$aot/app.aot $jvm_aot_flags ${config[*]} -jar $aot/quarkus-run.jar" ;;
     native)   echo "$native $native_args ${config[*]}" ;;
+    baseline-native) echo "$baseline_native $native_args" ;;
     native2)  echo "$native2 $native_args ${config[*]}" ;;
   esac
 }
 url() {
-  if [ "$1" = baseline ]; then echo "http://127.0.0.1:$port/allow-all"; else echo "http://127.0.0.1:$port/$token$path"; fi
+  if [[ "$1" = baseline* ]]; then echo "http://127.0.0.1:$port/allow-all"; else echo "http://127.0.0.1:$port/$token$path"; fi
 }
 
 log=$(mktemp); lua=$(mktemp --suffix=.lua)
@@ -116,12 +130,15 @@ median() { local s; s=($(printf '%s\n' "$@" | sort -n)); local n=${#s[@]}
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; function=$function runs=$runs"
 echo "review: $(wc -c < "$review") bytes; java on the PATH: $(java -version 2>&1 | head -n 1)"
-printf '%-9s %10s %10s %10s %9s %9s %14s\n' variant "start ms" min max "CPU ms" "RSS MiB" "10 s requests"
+printf '%-15s %10s %10s %10s %9s %9s %14s\n' variant "start ms" min max "CPU ms" "RSS MiB" "10 s requests"
 # Interleaved: each round starts every variant once, in turn, so that a drift of the machine (another tenant, the
 # CPU's clock) touches all variants alike; the figures are per-variant medians over the rounds.
 selected=()
 for variant in $variants; do
   if [ "$variant" = native ] && [ -z "$native" ]; then echo "native: no executable in functions/$function/target"; continue; fi
+  if [ "$variant" = baseline-native ] && [ ! -x "$baseline_native" ]; then
+    echo "baseline-native: no executable at $baseline_native (BASELINE_NATIVE, or BUILD=1 with NATIVE_FLAGS)"; continue
+  fi
   selected+=("$variant")
 done
 declare -A starts rsss cpus counts seconds
@@ -155,7 +172,7 @@ for _ in $(seq 1 "$runs"); do
 done
 for variant in "${selected[@]}"; do
   sorted=($(printf '%s\n' ${starts[$variant]} | sort -n))
-  printf '%-9s %10s %10s %10s %9s %9s %14s\n' "$variant" "$(median ${starts[$variant]})" "${sorted[0]}" \
+  printf '%-15s %10s %10s %10s %9s %9s %14s\n' "$variant" "$(median ${starts[$variant]})" "${sorted[0]}" \
     "${sorted[$((runs - 1))]}" "$(median ${cpus[$variant]})" "$(median ${rsss[$variant]})" "$(median ${counts[$variant]})"
   echo "  $(launch "$variant")" | sed "s#$root/##g"
   echo "  each run's first 10 s: ${counts[$variant]}"
