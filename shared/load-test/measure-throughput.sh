@@ -33,13 +33,19 @@ cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # Times the process's threads have waited (voluntary context switches, summed over its threads): hand-offs between
 # threads show up here, and unlike time this count does not depend on how busy the machine is.
 waits() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ {n += $2} END {print n}'; }
+# Bytes the JVM has allocated so far (Micrometer's jvm_gc_memory_allocated_bytes_total on the management interface,
+# advanced at each young collection: over 10 s of traffic, hundreds of them).
+allocated() {
+  curl -s "http://127.0.0.1:$management_port/q/metrics" | awk '/^jvm_gc_memory_allocated_bytes_total/ {printf "%.0f", $2}'
+}
+management_port=${MANAGEMENT_PORT:-19090}
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $app"
 for i in $(seq 1 "$runs"); do
   # No caller check, so loopback only (the function and its management interface).
   java -Xmx256m -XX:+ExitOnOutOfMemoryError -Dtollgate.auth.required=false \
       -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
-      -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="${MANAGEMENT_PORT:-19090}" \
+      -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$management_port" \
       -jar "$app/quarkus-run.jar" >"$log" 2>&1 &
   pid=$!
   started_ns=$(date +%s%N)
@@ -58,11 +64,13 @@ for i in $(seq 1 "$runs"); do
   wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" >/dev/null
   ticks=$(cputicks "$pid")
   switches=$(waits "$pid")
+  bytes=$(allocated)
   steady=$(wrk -t1 -c16 -d10s -s "$lua" "http://127.0.0.1:$port/$function" | requests)
   # CPU per request is steadier than requests per second on a shared machine.
   cpu_us=$(( ($(cputicks "$pid") - ticks) * 1000000 / $(getconf CLK_TCK) / steady ))
+  alloc_kb=$(awk -v n="$(( $(allocated) - bytes ))" -v r="$steady" 'BEGIN {printf "%.1f", n / 1024 / r}')
   waits_per=$(awk -v n="$(( $(waits "$pid") - switches ))" -v r="$steady" 'BEGIN {printf "%.2f", n / r}')
   grep -q '"status":[45]' "$log" && echo "warning: error answers in the log" >&2
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
-  echo "run $i: first answer after ${start_ms} ms; first 10 s: $first requests ($((first / 10))/s); steady 10 s after 10 s of warm-up: $steady requests ($((steady / 10))/s, ${cpu_us} us of server CPU per request, ${waits_per} thread waits per request)"
+  echo "run $i: first answer after ${start_ms} ms; first 10 s: $first requests ($((first / 10))/s); steady 10 s after 10 s of warm-up: $steady requests ($((steady / 10))/s, ${cpu_us} us of server CPU per request, ${waits_per} thread waits per request, ${alloc_kb} KB allocated per request)"
 done
