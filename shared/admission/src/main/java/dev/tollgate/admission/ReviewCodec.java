@@ -3,7 +3,6 @@ package dev.tollgate.admission;
 import static dev.tollgate.admission.JsonFields.requiredString;
 import static dev.tollgate.admission.JsonFields.type;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -255,9 +256,9 @@ class AdmissionCodecTest {
     }
 
     /** {@code body} in the middle of a larger buffer, from offset 3, with bytes around it that are not JSON. */
-    static byte[] inPlace(byte[] body) {
+    private static byte[] inPlace(byte[] body) {
         byte[] buffer = new byte[body.length + 6];
-        java.util.Arrays.fill(buffer, (byte) '#');
+        Arrays.fill(buffer, (byte) '#');
         System.arraycopy(body, 0, buffer, 3, body.length);
         return buffer;
     }
