@@ -8,7 +8,9 @@
 #   knative/cold-start/bake-policy-sets.sh
 #   FUNCTIONS="cel-policy"  COUNTS="1 100"  NATIVE=1  NATIVE_FLAGS="<extra Maven flags of a native build>"
 #
-# NATIVE=1 needs GRAALVM_HOME (or a builder passed in NATIVE_FLAGS, e.g. -Dquarkus.native.graalvm-home=...).
+# NATIVE=1 installs the function's modules into the local Maven repository (a native build of the function alone
+# takes them from there) and needs GRAALVM_HOME (or a builder passed in NATIVE_FLAGS, e.g.
+# -Dquarkus.native.graalvm-home=...).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,12 +23,21 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$root"
 
-build() {   # the function $1, with extra Maven flags
+build() {   # the function $1 and what it depends on, with extra Maven flags
   local f=$1; shift
   ./mvnw -B -q package -DskipTests -pl "functions/$f" -am "$@"
 }
+# The native executable of the function $1 alone, its dependencies taken from the local repository (installed below):
+# with -am a native build would make every function all-in-one bundles an executable of its own.
+build_native() {
+  local f=$1; shift
+  # shellcheck disable=SC2086  # NATIVE_FLAGS holds several flags
+  ./mvnw -B -q package -DskipTests -Dnative -pl "functions/$f" "$@" $native_flags
+}
 for n in $counts; do "$here/policy-set.py" "$n" "$work/set-$n"; done
 for f in $functions; do
+  # the modules the function depends on, in the local repository for build_native
+  if [ "$native" = 1 ]; then ./mvnw -B -q install -DskipTests -pl "functions/$f" -am; fi
   for n in $counts; do
     out=functions/$f/target/baked/$n
     echo "== $f with $n policies baked in"
@@ -34,16 +45,12 @@ for f in $functions; do
     rm -rf "$out"; mkdir -p "$out"
     cp -r "functions/$f/target/quarkus-app" "$out/"
     if [ "$native" = 1 ]; then
-      # shellcheck disable=SC2086  # NATIVE_FLAGS holds several flags
-      build "$f" -Dnative -Dtollgate.cel-policy.baked-config="$work/set-$n" $native_flags
+      build_native "$f" -Dtollgate.cel-policy.baked-config="$work/set-$n"
       cp "$(ls "functions/$f/target/$f"-*-runner | head -n 1)" "$out/$f-runner"
       if [ -d "functions/$f/target/jdklibs" ]; then cp -r "functions/$f/target/jdklibs" "$out/"; fi
     fi
   done
   echo "== $f with nothing baked in"
   build "$f"
-  if [ "$native" = 1 ]; then
-    # shellcheck disable=SC2086
-    build "$f" -Dnative $native_flags
-  fi
+  if [ "$native" = 1 ]; then build_native "$f"; fi
 done
