@@ -33,7 +33,7 @@ public final class JsonPatches {
      * elements were inserted, removed or reordered are left to zjsonpatch (its LCS alignment).
      */
     public static ArrayNode diff(JsonNode original, JsonNode edited) {
-        ArrayNode patch = JsonNodeFactory.instance.arrayNode();
+        ArrayNode patch = CompactNodeFactory.INSTANCE.arrayNode(); // its operations are small objects
         diff(patch, new ArrayList<>(), original, edited);
         return patch;
     }
@@ -52,27 +52,28 @@ public final class JsonPatches {
         }
     }
 
-    /** As zjsonpatch: removals and changes in the original's key order, then additions in the edited one's. */
+    /**
+     * As zjsonpatch: removals and changes in the original's key order, then additions in the edited one's. Walked with
+     * {@code forEachEntry}, which takes no entry object per field from a review's compact objects.
+     */
     private static void diffObjects(ArrayNode patch, List<String> path, ObjectNode original, ObjectNode edited) {
-        for (var fields = original.fields(); fields.hasNext(); ) {
-            var field = fields.next();
-            path.add(field.getKey());
-            JsonNode now = edited.get(field.getKey());
+        original.forEachEntry((name, before) -> {
+            path.add(name);
+            JsonNode now = edited.get(name);
             if (now == null) {
                 patch.addObject().put("op", "remove").put("path", pointer(path));
             } else {
-                diff(patch, path, field.getValue(), now);
+                diff(patch, path, before, now);
             }
             path.remove(path.size() - 1);
-        }
-        for (var fields = edited.fields(); fields.hasNext(); ) {
-            var field = fields.next();
-            if (!original.has(field.getKey())) {
-                path.add(field.getKey());
-                patch.addObject().put("op", "add").put("path", pointer(path)).set("value", field.getValue());
+        });
+        edited.forEachEntry((name, now) -> {
+            if (!original.has(name)) {
+                path.add(name);
+                patch.addObject().put("op", "add").put("path", pointer(path)).set("value", now);
                 path.remove(path.size() - 1);
             }
-        }
+        });
     }
 
     private static String pointer(List<String> path) {

@@ -60,7 +60,7 @@ public class DecisionLog {
      */
     String line(String function, String cluster, CallResult result, String verdict, long latencyMicros,
             boolean deadlineExceeded) {
-        StringWriter out = new StringWriter(256);
+        StringWriter out = new StringWriter(512); // a line is 300-500 characters: one buffer
         try (JsonGenerator line = JSON.createGenerator(out)) {
             line.writeStartObject();
             line.writeStringField("uid", result.uid());
