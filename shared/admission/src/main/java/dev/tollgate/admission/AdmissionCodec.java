@@ -4,7 +4,6 @@ import static dev.tollgate.admission.JsonFields.optionalString;
 import static dev.tollgate.admission.JsonFields.requiredString;
 import static dev.tollgate.admission.JsonFields.type;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -91,7 +91,8 @@ public final class AdmissionCodec extends ReviewCodec<AdmissionReview> {
                 throw new UncheckedIOException(e); // a tree always serializes
             }
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(patchJson == null ? 256 : 256 + patchJson.length * 4 / 3);
+        // Into the thread's recycled segments, as ObjectMapper.writeValueAsBytes writes: only the answer is allocated.
+        ByteArrayBuilder out = new ByteArrayBuilder(mapper().getFactory()._getBufferRecycler());
         try (JsonGenerator g = mapper().getFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("apiVersion", kind().apiVersion(version));
@@ -134,7 +135,7 @@ public final class AdmissionCodec extends ReviewCodec<AdmissionReview> {
         } catch (IOException e) {
             throw new UncheckedIOException(e); // writing to memory does not fail
         }
-        return out.toByteArray();
+        return out.getClearAndRelease();
     }
 
     private GroupVersionKind groupVersionKind(JsonNode req, String field, boolean required)

@@ -34,8 +34,6 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
     private int size;
     /** The fields once there are more than {@value #SMALL} (the arrays are dropped then). */
     private LinkedHashMap<String, JsonNode> large;
-    /** Structural changes while small, so an iterator can tell it was overtaken. */
-    private int changes;
 
     private String name(int i) {
         return (String) slots[2 * i];
@@ -111,7 +109,6 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
         slots[2 * size] = name;
         slots[2 * size + 1] = value;
         size++;
-        changes++;
         return null;
     }
 
@@ -134,7 +131,6 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
         size--;
         slots[2 * size] = null;
         slots[2 * size + 1] = null;
-        changes++;
     }
 
     @Override
@@ -145,7 +141,42 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
         }
         Arrays.fill(slots, 0, 2 * size, null);
         size = 0;
-        changes++;
+    }
+
+    /**
+     * Map equality without an entry object per field (comparing a patch's arrays compares whole objects, and
+     * AbstractMap's walks entries): the same names with equal values, in any order.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof CompactFields other) || large != null || other.large != null) {
+            return super.equals(o);
+        }
+        if (size != other.size) {
+            return false;
+        }
+        for (int i = 0; i < size; i++) {
+            int j = other.slots[2 * i] == slots[2 * i] ? i : other.indexOf(slots[2 * i]);
+            if (j < 0 || !Objects.equals(value(i), other.value(j))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int hashCode() {
+        if (large != null) {
+            return large.hashCode();
+        }
+        int hash = 0;
+        for (int i = 0; i < size; i++) {
+            hash += Objects.hashCode(name(i)) ^ Objects.hashCode(value(i));
+        }
+        return hash;
     }
 
     /** These fields with every value deeply copied: one array of the exact length, rather than one grown per put. */
@@ -172,10 +203,10 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
             large.forEach(action);
             return;
         }
-        int expected = changes;
+        int expected = size;
         for (int i = 0; i < size; i++) {
             action.accept(name(i), value(i));
-            if (expected != changes || large != null) {
+            if (expected != size || large != null) {
                 throw new ConcurrentModificationException();
             }
         }
@@ -203,7 +234,9 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
     private final class Fields implements Iterator<Entry<String, JsonNode>> {
         private int next;
         private int last = -1;
-        private int expected = changes;
+        /** The fields as this iterator last saw them: a change since is caught at best effort, as in a hash map. */
+        private int expectedSize = size;
+        private final Object[] expectedSlots = slots;
 
         @Override
         public boolean hasNext() {
@@ -212,7 +245,7 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
 
         @Override
         public Entry<String, JsonNode> next() {
-            if (expected != changes || large != null) {
+            if (overtaken()) {
                 throw new ConcurrentModificationException();
             }
             if (next >= size) {
@@ -227,13 +260,17 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
             if (last < 0) {
                 throw new IllegalStateException();
             }
-            if (expected != changes || large != null) {
+            if (overtaken()) {
                 throw new ConcurrentModificationException();
             }
             removeAt(last);
             next = last;
             last = -1;
-            expected = changes;
+            expectedSize = size;
+        }
+
+        private boolean overtaken() {
+            return expectedSize != size || expectedSlots != slots || large != null;
         }
     }
 

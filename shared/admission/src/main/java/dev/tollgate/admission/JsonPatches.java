@@ -3,6 +3,7 @@ package dev.tollgate.admission;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -33,47 +34,102 @@ public final class JsonPatches {
      * elements were inserted, removed or reordered are left to zjsonpatch (its LCS alignment).
      */
     public static ArrayNode diff(JsonNode original, JsonNode edited) {
-        ArrayNode patch = CompactNodeFactory.INSTANCE.arrayNode(); // its operations are small objects
-        diff(patch, new ArrayList<>(), original, edited);
-        return patch;
-    }
-
-    /** @param path the unescaped segments down to these nodes; made a pointer only for an operation (most match) */
-    private static void diff(ArrayNode patch, List<String> path, JsonNode original, JsonNode edited) {
-        if (original == edited) {
-            return;
-        }
-        if (original.isObject() && edited.isObject()) {
-            diffObjects(patch, path, (ObjectNode) original, (ObjectNode) edited);
-        } else if (original.isArray() && edited.isArray()) {
-            diffArrays(patch, path, (ArrayNode) original, (ArrayNode) edited);
-        } else if (!original.equals(edited)) {
-            patch.addObject().put("op", "replace").put("path", pointer(path)).set("value", edited);
-        }
+        Walk walk = new Walk();
+        walk.diff(original, edited);
+        return walk.patch;
     }
 
     /**
-     * As zjsonpatch: removals and changes in the original's key order, then additions in the edited one's. Walked with
-     * {@code forEachEntry}, which takes no entry object per field from a review's compact objects.
+     * One diff: the patch so far and the path down to the nodes compared, made a pointer only for an operation (most
+     * nodes match). Objects are walked with {@code forEachEntry}, which takes no entry object per field from a
+     * review's compact objects, through two callbacks made once per diff; the object the walk of the other compares
+     * against is held in {@link #counterpart}, set for each walk of an object and put back when it returns.
      */
-    private static void diffObjects(ArrayNode patch, List<String> path, ObjectNode original, ObjectNode edited) {
-        original.forEachEntry((name, before) -> {
+    private static final class Walk {
+        final ArrayNode patch = CompactNodeFactory.INSTANCE.arrayNode(); // its operations are small objects
+        private final List<String> path = new ArrayList<>();
+        private final BiConsumer<String, JsonNode> removedOrChanged = this::removedOrChanged;
+        private final BiConsumer<String, JsonNode> added = this::added;
+        private ObjectNode counterpart;
+
+        void diff(JsonNode original, JsonNode edited) {
+            if (original == edited) {
+                return;
+            }
+            if (original.isObject() && edited.isObject()) {
+                objects((ObjectNode) original, (ObjectNode) edited);
+            } else if (original.isArray() && edited.isArray()) {
+                arrays((ArrayNode) original, (ArrayNode) edited);
+            } else if (!original.equals(edited)) {
+                patch.addObject().put("op", "replace").put("path", pointer(path)).set("value", edited);
+            }
+        }
+
+        /** As zjsonpatch: removals and changes in the original's key order, then additions in the edited one's. */
+        private void objects(ObjectNode original, ObjectNode edited) {
+            ObjectNode outer = counterpart;
+            counterpart = edited;
+            original.forEachEntry(removedOrChanged);
+            counterpart = original;
+            edited.forEachEntry(added);
+            counterpart = outer;
+        }
+
+        /** A field of the original, against the edited object (the counterpart). */
+        private void removedOrChanged(String name, JsonNode before) {
+            JsonNode now = counterpart.get(name);
             path.add(name);
-            JsonNode now = edited.get(name);
             if (now == null) {
                 patch.addObject().put("op", "remove").put("path", pointer(path));
             } else {
-                diff(patch, path, before, now);
+                diff(before, now); // walks of nested objects put the counterpart back as they return
             }
             path.remove(path.size() - 1);
-        });
-        edited.forEachEntry((name, now) -> {
-            if (!original.has(name)) {
+        }
+
+        /** A field of the edited object, against the original (the counterpart). */
+        private void added(String name, JsonNode now) {
+            if (!counterpart.has(name)) {
                 path.add(name);
                 patch.addObject().put("op", "add").put("path", pointer(path)).set("value", now);
                 path.remove(path.size() - 1);
             }
-        });
+        }
+
+        /**
+         * Equal-length arrays whose changed elements equal no element of the other array: every element zjsonpatch's
+         * longest common subsequence can hold is then an unchanged one at its own index, and it diffs the changed
+         * ones pairwise at their index, as done here. Anything else (an insertion, a removal, a move) goes to
+         * zjsonpatch.
+         */
+        private void arrays(ArrayNode original, ArrayNode edited) {
+            int size = original.size();
+            if (size == edited.size()) {
+                boolean[] changed = new boolean[size];
+                boolean any = false;
+                for (int i = 0; i < size; i++) {
+                    changed[i] = !original.get(i).equals(edited.get(i));
+                    any |= changed[i];
+                }
+                if (!any) {
+                    return;
+                }
+                if (editedInPlace(original, edited, changed)) {
+                    for (int i = 0; i < size; i++) {
+                        if (changed[i]) {
+                            path.add(Integer.toString(i));
+                            diff(original.get(i), edited.get(i));
+                            path.remove(path.size() - 1);
+                        }
+                    }
+                    return;
+                }
+            }
+            String prefix = pointer(path);
+            for (JsonNode op : JsonDiff.asJson(original, edited, FLAGS)) {
+                patch.add(((ObjectNode) op).put("path", prefix + op.get("path").asText()));
+            }
+        }
     }
 
     private static String pointer(List<String> path) {
@@ -82,41 +138,6 @@ public final class JsonPatches {
             pointer.append('/').append(escapeKey(segment));
         }
         return pointer.toString();
-    }
-
-    /**
-     * Equal-length arrays whose changed elements equal no element of the other array: every
-     * element zjsonpatch's longest common subsequence can hold is then an unchanged one at its own index, and it
-     * diffs the changed ones pairwise at their index, as done here. Anything else (an insertion, a removal, a move)
-     * goes to zjsonpatch.
-     */
-    private static void diffArrays(ArrayNode patch, List<String> path, ArrayNode original, ArrayNode edited) {
-        int size = original.size();
-        if (size == edited.size()) {
-            boolean[] changed = new boolean[size];
-            boolean any = false;
-            for (int i = 0; i < size; i++) {
-                changed[i] = !original.get(i).equals(edited.get(i));
-                any |= changed[i];
-            }
-            if (!any) {
-                return;
-            }
-            if (editedInPlace(original, edited, changed)) {
-                for (int i = 0; i < size; i++) {
-                    if (changed[i]) {
-                        path.add(Integer.toString(i));
-                        diff(patch, path, original.get(i), edited.get(i));
-                        path.remove(path.size() - 1);
-                    }
-                }
-                return;
-            }
-        }
-        String prefix = pointer(path);
-        for (JsonNode op : JsonDiff.asJson(original, edited, FLAGS)) {
-            patch.add(((ObjectNode) op).put("path", prefix + op.get("path").asText()));
-        }
     }
 
     /** Whether no changed element of either (equal-length) array equals any element of the other. */

@@ -3,6 +3,7 @@ package dev.tollgate.admission;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -107,6 +108,21 @@ class CompactFieldsTest {
         assertEquals(reference, compact, after);
         assertEquals(compact, reference, after);
         assertEquals(reference.hashCode(), compact.hashCode(), after);
+        // against another compact object: the same fields in reverse order are equal, one value changed is not
+        List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(reference.entrySet());
+        CompactFields reversed = new CompactFields();
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            reversed.put(entries.get(i).getKey(), entries.get(i).getValue());
+        }
+        assertEquals(compact, reversed, after + ": reversed");
+        assertEquals(compact.hashCode(), reversed.hashCode(), after + ": reversed");
+        if (!entries.isEmpty()) {
+            reversed.put(entries.get(0).getKey(), IntNode.valueOf(-1));
+            assertNotEquals(compact, reversed, after + ": a value changed");
+            reversed.remove(entries.get(0).getKey());
+            reversed.put("other", IntNode.valueOf(-1));
+            assertNotEquals(compact, reversed, after + ": a name changed");
+        }
     }
 
     @Test
