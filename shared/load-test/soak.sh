@@ -12,7 +12,8 @@
 #                sets), the same Pod in sandbox (matched by policy 0 only), a ~60 KB Pod of 40 containers in shop
 #   all-in-one   those on /cel-policy, and the 4.8 KB Pod on /always-pull-images and /require-labels, and a
 #                ConversionReview (functions/crd-conversion/samples) on /crd-conversion
-# CONNECTIONS (8), CAPACITY (reviews/s; measured first with 10 s at full speed when unset), PORT (18097).
+# CONNECTIONS (8), CAPACITY (reviews/s; measured first with 10 s at full speed when unset), PORT (18097),
+# MANAGEMENT_PORT (19097).
 # A native executable runs with -Xmx192m (the manifests' bound); a fast-jar with the JDK on the PATH and -Xmx256m.
 # Needs wrk (Debian: apt-get install wrk), curl and python3.
 set -euo pipefail
@@ -23,6 +24,9 @@ minutes=${3:-30}
 shift $(( $# >= 3 ? 3 : 2 ))
 root=$(cd "$(dirname "$0")/../.." && pwd)
 port=${PORT:-18097}
+# The management interface is fixed at build time (on, port 9000): moved off the default so a run never meets another
+# function's.
+management_port=${MANAGEMENT_PORT:-19097}
 connections=${CONNECTIONS:-8}
 for tool in wrk curl python3; do
   command -v "$tool" >/dev/null || { echo "$tool is not on the PATH (Debian: apt-get install $tool)" >&2; exit 2; }
@@ -75,7 +79,8 @@ print(f"{len(requests)} reviews in turn: " + ", ".join(f"{p} ({len(json.dumps(b)
 EOF
 
 "${launch[@]}" -Dtollgate.auth.required=false -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
-  -Dquarkus.management.enabled=false "$@" "${jar[@]}" >"$work/app.log" 2>&1 &
+  -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$management_port" "$@" "${jar[@]}" \
+  >"$work/app.log" 2>&1 &
 pid=$!
 # Every mix starts with the 4.8 KB Pod on /cel-policy: ready when that is answered.
 until [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
