@@ -15,8 +15,8 @@ import java.util.function.BiConsumer;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The fields of one JSON object in a review's tree, in insertion order, as two arrays while there are few of them and
- * as a {@link LinkedHashMap} beyond {@value #SMALL}. A Kubernetes object is mostly small objects (labels, a
+ * The fields of one JSON object in a review's tree, in insertion order, in one array of names and values while there
+ * are few of them and in a {@link LinkedHashMap} beyond {@value #SMALL}. A Kubernetes object is mostly small objects (labels, a
  * container's resources, a port), and Jackson's default gives each a hash table of 16 slots and a 40-byte entry per
  * field: in a 4.8 KB Pod review that was a third of everything a review allocated, parsed and then copied for a
  * mutating policy. Looked up by scanning, names compared by reference first (Jackson interns the field names it
@@ -32,7 +32,7 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
     /** Name, value, name, value...: one array (an empty object, frequent in managedFields, has none of its own). */
     private Object[] slots = NONE;
     private int size;
-    /** The fields once there are more than {@value #SMALL} (the arrays are dropped then). */
+    /** The fields once there are more than {@value #SMALL} (the array is dropped then). */
     private LinkedHashMap<String, JsonNode> large;
 
     private String name(int i) {
