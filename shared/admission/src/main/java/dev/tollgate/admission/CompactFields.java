@@ -291,7 +291,7 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
 
         @Override
         public JsonNode getValue() {
-            return large != null ? large.get(name) : at < size && slots[2 * at] == name ? value(at) : get(name);
+            return at < size && slots[2 * at] == name ? value(at) : get(name); // get reads the hash table once large
         }
 
         /** Sets the field's value while the field is there (a removed field stays removed, as in a hash map). */
